@@ -1,0 +1,161 @@
+/**
+ * The Linen API client, in two flavours over one core: `createLinenClient` (async, Node) and
+ * `createLinenClientSync` (blocking, Apps Script). Both expose the same resources and methods.
+ */
+import type { AsyncTransport, Operation, SyncTransport } from './core/effects.ts';
+import type { CallDef, ListDef } from './core/list.ts';
+import { DEFAULT_PACING, Pacer, type PacingOptions } from './core/pacing.ts';
+import { DEFAULT_RETRY } from './core/retry.ts';
+import { runAsync, runSync } from './core/run.ts';
+import { ConfigurationError } from './errors.ts';
+import { isValidTimeZone } from './dates.ts';
+import { AsyncPaged, SyncPaged } from './paged.ts';
+import type { ResourceContext } from './resources/define.ts';
+import { defineResources } from './resources/index.ts';
+import { defineReports } from './reports/index.ts';
+
+export interface LinenClientOptions {
+  /** The whole key, prefix included. Sent only as `Authorization: Bearer` to the base URL's origin. */
+  apiKey: string;
+  /** Ends with the version segment, e.g. `https://api.example.com/v1`. */
+  baseUrl: string;
+  /** The organization's IANA timezone, in which `from`/`to` days are read. */
+  timeZone: string;
+  /** Retries of 429, 5xx and connection failures (default 3). */
+  maxRetries?: number;
+  /** Total time of one call (a page, a get, or a whole walk), waits included. Default 25 s sync, 300 s async. */
+  timeBudgetMs?: number;
+  /** Timeout of a single HTTP request (default 20 s). */
+  requestTimeoutMs?: number;
+  /** Client-side pacing (default 120 per 60 s); `false` turns it off. */
+  pacing?: PacingOptions | false;
+  userAgent?: string;
+  /** Backoff before the first retry (default 500 ms), doubling up to `maxRetryDelayMs` (default 8 s). */
+  initialRetryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Injectable for tests. */
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface AsyncClientOptions extends LinenClientOptions {
+  transport: AsyncTransport;
+}
+
+export interface SyncClientOptions extends LinenClientOptions {
+  transport: SyncTransport;
+  /** Blocking sleep, e.g. `(ms) => Utilities.sleep(ms)`. */
+  sleep: (ms: number) => void;
+}
+
+function defineAll(ctx: ResourceContext) {
+  const api = defineResources(ctx);
+  return { ...api, reports: defineReports(ctx, api) };
+}
+
+type Defs = ReturnType<typeof defineAll>;
+
+type AsyncMethod<F> = F extends (...args: infer A) => ListDef<infer T>
+  ? (...args: A) => AsyncPaged<T>
+  : F extends (...args: infer A) => CallDef<infer T>
+    ? (...args: A) => Promise<T>
+    : never;
+type SyncMethod<F> = F extends (...args: infer A) => ListDef<infer T>
+  ? (...args: A) => SyncPaged<T>
+  : F extends (...args: infer A) => CallDef<infer T>
+    ? (...args: A) => T
+    : never;
+
+export type AsyncResources = { readonly [R in keyof Defs]: { readonly [M in keyof Defs[R]]: AsyncMethod<Defs[R][M]> } };
+export type SyncResources = { readonly [R in keyof Defs]: { readonly [M in keyof Defs[R]]: SyncMethod<Defs[R][M]> } };
+
+export interface ClientInfo {
+  readonly baseUrl: string;
+  readonly timeZone: string;
+}
+
+export type LinenClient = AsyncResources & ClientInfo & { close(): Promise<void> };
+export type LinenClientSync = SyncResources & ClientInfo;
+
+const DEFAULT_UA = 'linen-connect/0.1';
+
+export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number): ResourceContext {
+  if (typeof opts.apiKey !== 'string' || opts.apiKey.trim() === '') {
+    throw new ConfigurationError('apiKey is missing', 'No Linen API key is set; add one in the settings.');
+  }
+  if (/\s/.test(opts.apiKey)) {
+    throw new ConfigurationError('apiKey contains whitespace', 'The Linen API key contains spaces or line breaks; paste it again.');
+  }
+  let base: URL;
+  try {
+    base = new URL(opts.baseUrl);
+  } catch {
+    throw new ConfigurationError(`baseUrl is not a URL: ${String(opts.baseUrl)}`);
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new ConfigurationError(`baseUrl must be http(s): ${base.href}`);
+  if (base.search || base.hash || base.username || base.password) {
+    throw new ConfigurationError('baseUrl must not carry a query, fragment or credentials');
+  }
+  if (typeof opts.timeZone !== 'string' || !isValidTimeZone(opts.timeZone)) {
+    throw new ConfigurationError(`timeZone is not an IANA timezone: ${String(opts.timeZone)}`);
+  }
+  const nowFn = opts.now ?? Date.now;
+  return {
+    apiKey: opts.apiKey,
+    baseUrl: base.href.replace(/\/+$/, ''),
+    origin: base.origin,
+    timeZone: opts.timeZone,
+    userAgent: opts.userAgent ?? DEFAULT_UA,
+    retry: {
+      maxRetries: opts.maxRetries ?? DEFAULT_RETRY.maxRetries,
+      initialDelayMs: opts.initialRetryDelayMs ?? DEFAULT_RETRY.initialDelayMs,
+      maxDelayMs: opts.maxRetryDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+    },
+    timeBudgetMs: opts.timeBudgetMs ?? defaultBudgetMs,
+    requestTimeoutMs: opts.requestTimeoutMs ?? 20_000,
+    pacer: opts.pacing === false ? null : new Pacer(opts.pacing ?? { ...DEFAULT_PACING }),
+    random: opts.random ?? Math.random,
+    clock: () => new Date(nowFn()),
+  };
+}
+
+function bind<Out>(defs: Defs, wrap: (d: CallDef<unknown> | ListDef<unknown>) => unknown): Out {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, methods] of Object.entries(defs)) {
+    const bound: Record<string, unknown> = {};
+    for (const [m, fn] of Object.entries(methods as Record<string, (...a: unknown[]) => CallDef<unknown> | ListDef<unknown>>)) {
+      bound[m] = (...args: unknown[]) => wrap(fn(...args));
+    }
+    out[name] = Object.freeze(bound);
+  }
+  return out as Out;
+}
+
+/** The async client (Node). See `node.ts` for the variant with the undici transport built in. */
+export function createLinenClient(options: AsyncClientOptions): LinenClient {
+  const ctx = resolveContext(options, 300_000);
+  const transport = options.transport;
+  const runOpts = options.now ? { now: options.now } : {};
+  const exec = <R>(op: Operation<R>, signal?: AbortSignal) => runAsync(op, transport, { ...runOpts, signal });
+  const resources = bind<AsyncResources>(defineAll(ctx), (d) =>
+    d.kind === 'list' ? new AsyncPaged(d, exec) : exec(d.op({})),
+  );
+  return Object.freeze({
+    ...resources,
+    baseUrl: ctx.baseUrl,
+    timeZone: ctx.timeZone,
+    close: async () => {
+      await transport.close?.();
+    },
+  });
+}
+
+/** The blocking client (Apps Script: `UrlFetchApp` transport and `Utilities.sleep`). */
+export function createLinenClientSync(options: SyncClientOptions): LinenClientSync {
+  const ctx = resolveContext(options, 25_000);
+  const { transport, sleep } = options;
+  const runOpts = options.now ? { sleep, now: options.now } : { sleep };
+  const exec = <R>(op: Operation<R>) => runSync(op, transport, runOpts);
+  const resources = bind<SyncResources>(defineAll(ctx), (d) => (d.kind === 'list' ? new SyncPaged(d, exec) : exec(d.op({}))));
+  return Object.freeze({ ...resources, baseUrl: ctx.baseUrl, timeZone: ctx.timeZone });
+}

@@ -1,0 +1,73 @@
+/**
+ * The sans-IO vocabulary of the client.
+ *
+ * An operation is a generator that yields effects and returns a value. It never touches the network,
+ * timers or the clock itself: a runner (`run.ts`) performs each effect and sends the result back in.
+ * The same operation therefore runs synchronously (Apps Script) and asynchronously (Node).
+ */
+
+export type ResponseType = 'text' | 'bytes';
+
+export interface HttpRequest {
+  method: 'GET';
+  /** Absolute URL. Never carries the key. */
+  url: string;
+  /** Header names lowercased. `authorization` holds the bearer key: never log or expose this object. */
+  headers: Record<string, string>;
+  /** What the caller wants back: `text` (JSON) lets a transport return a string, `bytes` (PDF) a Uint8Array. */
+  responseType: ResponseType;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names lowercased. */
+  headers: Record<string, string>;
+  body: Uint8Array | string;
+}
+
+export interface HttpEffect {
+  t: 'http';
+  req: HttpRequest;
+  /** Per-request timeout the transport should apply (already clipped to the remaining budget). */
+  timeoutMs: number;
+}
+export interface SleepEffect {
+  t: 'sleep';
+  ms: number;
+}
+export interface NowEffect {
+  t: 'now';
+}
+export type Effect = HttpEffect | SleepEffect | NowEffect;
+
+/**
+ * What the runner sends back into the generator: the response for `http`, epoch milliseconds for `now`,
+ * nothing for `sleep`. A transport failure is thrown into the generator instead.
+ */
+export type EffectResult = HttpResponse | number | undefined;
+
+export type Operation<T> = Generator<Effect, T, EffectResult>;
+
+/** Perform an HTTP request. Transport failures arrive as exceptions thrown at the `yield`. */
+export function* http(req: HttpRequest, timeoutMs: number): Operation<HttpResponse> {
+  return (yield { t: 'http', req, timeoutMs }) as HttpResponse;
+}
+
+export function* sleep(ms: number): Operation<void> {
+  if (ms > 0) yield { t: 'sleep', ms };
+}
+
+export function* now(): Operation<number> {
+  return (yield { t: 'now' }) as number;
+}
+
+/** A transport that blocks, such as Apps Script's `UrlFetchApp` (`muteHttpExceptions: true`). */
+export interface SyncTransport {
+  request(req: HttpRequest, options: { timeoutMs: number }): HttpResponse;
+}
+
+/** A transport that returns a promise, such as the undici one in `transport/undici.ts`. */
+export interface AsyncTransport {
+  request(req: HttpRequest, options: { signal?: AbortSignal; timeoutMs: number }): Promise<HttpResponse>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,102 @@
+/**
+ * Org-local calendar days. The API reads every `from`/`to`/`date` as a `YYYY-MM-DD` day in the
+ * organization's timezone; a `Date` given by the caller is converted with date-fns-tz. Day arithmetic is
+ * done on the calendar (UTC noon of the day), so DST changes never shift a day.
+ */
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+import { InvalidParamsError } from './errors.ts';
+
+export type DateInput = Date | string;
+
+const DAY_MS = 86_400_000;
+const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True for a real calendar day written `YYYY-MM-DD`. */
+export function isIsoDay(s: string): boolean {
+  const m = YMD.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+}
+
+/** The org-local day of an instant. */
+export function dayInZone(instant: Date, timeZone: string): string {
+  return formatInTimeZone(instant, timeZone, 'yyyy-MM-dd');
+}
+
+/** Normalize a `Date` or `YYYY-MM-DD` to the org-local day; throws InvalidParamsError before any request. */
+export function toIsoDay(value: DateInput, timeZone: string, param = 'date'): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new InvalidParamsError({ message: `${param} is an invalid Date` });
+    return dayInZone(value, timeZone);
+  }
+  if (typeof value === 'string' && isIsoDay(value)) return value;
+  throw new InvalidParamsError({ message: `${param} must be a Date or a real day written YYYY-MM-DD, got ${JSON.stringify(value)}` });
+}
+
+function dayToUtcNoon(day: string): number {
+  const m = YMD.exec(day);
+  if (!m) throw new InvalidParamsError({ message: `not a YYYY-MM-DD day: ${day}` });
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12);
+}
+
+export function addDays(day: string, n: number): string {
+  return new Date(dayToUtcNoon(day) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Days from `from` to `to`, both inclusive (1 for the same day). */
+export function daysInclusive(from: string, to: string): number {
+  return Math.round((dayToUtcNoon(to) - dayToUtcNoon(from)) / DAY_MS) + 1;
+}
+
+export interface DayWindow {
+  from: string;
+  to: string;
+}
+
+/** The last `n` org-local days, today included: `lastNDays(7)` on a Tuesday runs Wednesday..Tuesday. */
+export function lastNDays(n: number, timeZone: string, now: Date = new Date()): DayWindow {
+  if (!Number.isInteger(n) || n < 1) throw new InvalidParamsError({ message: `n must be a positive integer, got ${n}` });
+  const to = dayInZone(now, timeZone);
+  return { from: addDays(to, -(n - 1)), to };
+}
+
+/** Today, org-local. */
+export function today(timeZone: string, now: Date = new Date()): string {
+  return dayInZone(now, timeZone);
+}
+
+/**
+ * Split an inclusive window into chunks of at most `maxDays`, newest first (the order the API lists dated
+ * rows), so the concatenated results keep the server's order.
+ */
+export function splitWindow(window: DayWindow, maxDays = 92): DayWindow[] {
+  if (daysInclusive(window.from, window.to) < 1) {
+    throw new InvalidParamsError({ message: `from (${window.from}) is after to (${window.to})` });
+  }
+  const chunks: DayWindow[] = [];
+  let to = window.to;
+  while (daysInclusive(window.from, to) > 0) {
+    const candidate = addDays(to, -(maxDays - 1));
+    const from = daysInclusive(window.from, candidate) > 0 ? candidate : window.from;
+    chunks.push({ from, to });
+    to = addDays(from, -1);
+  }
+  return chunks;
+}
+
+/** The instant an org-local day starts (midnight in the zone; DST-safe). */
+export function startOfDayInZone(day: string, timeZone: string): Date {
+  if (!isIsoDay(day)) throw new InvalidParamsError({ message: `not a YYYY-MM-DD day: ${day}` });
+  return fromZonedTime(`${day}T00:00:00`, timeZone);
+}

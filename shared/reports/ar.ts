@@ -1,0 +1,65 @@
+/**
+ * Accounts receivable: balance and aging per customer (from /balance) and in total per currency (customers
+ * may bill in different currencies, so totals are never summed across them), plus the open invoices.
+ */
+import type { BalanceRow, Invoice } from '../schemas/accounting.ts';
+
+export interface Aging {
+  current: number;
+  d1_30: number;
+  d31_60: number;
+  d61_plus: number;
+}
+
+export interface ArCustomer {
+  customerId: string;
+  customerName: string;
+  currency: string;
+  balanceCents: number;
+  aging: Aging;
+  openInvoices: number;
+}
+
+export interface ArTotal {
+  currency: string;
+  balanceCents: number;
+  aging: Aging;
+  customers: number;
+}
+
+export interface ArReport {
+  customers: ArCustomer[];
+  totals: ArTotal[];
+  /** Sent and partially paid invoices with a balance, oldest due first (no due date last). */
+  openInvoices: Invoice[];
+}
+
+export function computeAr(balances: readonly BalanceRow[], openInvoices: readonly Invoice[]): ArReport {
+  const counts = new Map<string, number>();
+  const open = openInvoices.filter((i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0);
+  for (const i of open) counts.set(i.customer_id, (counts.get(i.customer_id) ?? 0) + 1);
+  const customers = balances
+    .map((b) => ({
+      customerId: b.customer_id,
+      customerName: b.customer_name,
+      currency: b.currency,
+      balanceCents: b.balance_cents,
+      aging: { ...b.aging },
+      openInvoices: counts.get(b.customer_id) ?? 0,
+    }))
+    .sort((a, b) => b.balanceCents - a.balanceCents || a.customerName.localeCompare(b.customerName));
+  const totals = new Map<string, ArTotal>();
+  for (const c of customers) {
+    let t = totals.get(c.currency);
+    if (!t) totals.set(c.currency, (t = { currency: c.currency, balanceCents: 0, aging: { current: 0, d1_30: 0, d31_60: 0, d61_plus: 0 }, customers: 0 }));
+    t.balanceCents += c.balanceCents;
+    t.customers++;
+    for (const k of ['current', 'd1_30', 'd31_60', 'd61_plus'] as const) t.aging[k] += c.aging[k];
+  }
+  const due = (i: Invoice) => i.due_at ?? '\uffff';
+  return {
+    customers,
+    totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
+    openInvoices: [...open].sort((a, b) => (due(a) < due(b) ? -1 : due(a) > due(b) ? 1 : a.invoice_number.localeCompare(b.invoice_number))),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Finding things by what people type: a ticket by its display number, a customer by id or name.
+ */
+import { InvalidParamsError, NotFoundError } from '../errors.ts';
+import type { DayWindow } from '../dates.ts';
+import { addDays } from '../dates.ts';
+import type { Customer } from '../schemas/customers.ts';
+import { TICKET_STATUS_LABELS, type QualityTicket } from '../schemas/quality.ts';
+
+const TICKET = /^TKT-(\d{2})-(\d{5})$/;
+
+/** Normalize `tkt-26-417` / ` TKT-26-00417 ` to `TKT-26-00417`; throws on anything else. */
+export function parseTicketNumber(input: string): { number: string; year: number } {
+  const m = /^\s*TKT-(\d{2})-(\d{1,5})\s*$/i.exec(String(input));
+  if (!m) throw new InvalidParamsError({ message: `"${input}" is not a ticket number like TKT-26-00417` });
+  const number = `TKT-${m[1]}-${m[2]!.padStart(5, '0')}`;
+  if (!TICKET.test(number)) throw new InvalidParamsError({ message: `"${input}" is not a ticket number` });
+  return { number, year: 2000 + Number(m[1]) };
+}
+
+/** The created-date window a ticket number's year implies, a day wider each side for timezone edges. */
+export function ticketWindow(year: number): DayWindow {
+  return { from: addDays(`${year}-01-01`, -1), to: addDays(`${year}-12-31`, 1) };
+}
+
+/** The label the spec defines for the status (`verified` shows `Resolved`). */
+export function ticketStatusLabel(t: Pick<QualityTicket, 'status'>): string {
+  return TICKET_STATUS_LABELS[t.status] ?? t.status;
+}
+
+export function ticketNotFound(number: string): NotFoundError {
+  return new NotFoundError({ status: 404, code: 'not_found', message: `no ticket ${number} is visible to this key`, requestId: undefined });
+}
+
+const norm = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** Names close to what was typed: containing it, contained in it, or a few edits away. Best first. */
+export function closeMatches(query: string, customers: readonly Customer[], max = 5): Customer[] {
+  const q = norm(query);
+  return customers
+    .map((c) => {
+      const n = norm(c.name);
+      const score = n.includes(q) || q.includes(n) ? 0 : distance(q, n);
+      return { c, score };
+    })
+    .filter((x) => x.score <= Math.max(2, Math.floor(q.length / 4)))
+    .sort((a, b) => a.score - b.score || a.c.name.localeCompare(b.c.name))
+    .slice(0, max)
+    .map((x) => x.c);
+}
+
+/** Resolve a customer given as an id or a display name (case-insensitive). */
+export function resolveCustomerFrom(input: string, customers: readonly Customer[]): Customer {
+  if (typeof input !== 'string' || input.trim() === '') throw new InvalidParamsError({ message: 'give a customer id or name' });
+  const byId = customers.find((c) => c.id === input.trim());
+  if (byId) return byId;
+  const q = norm(input);
+  const exact = customers.filter((c) => norm(c.name) === q);
+  if (exact.length === 1) return exact[0]!;
+  const list = (cs: readonly Customer[]) => cs.map((c) => `${c.name} (${c.id})`).join('; ');
+  if (exact.length > 1) {
+    throw new InvalidParamsError({ message: `"${input.trim()}" matches several customers: ${list(exact)}. Use the id.` });
+  }
+  const close = closeMatches(input, customers);
+  const hint = close.length ? ` Close matches: ${list(close)}.` : '';
+  throw new NotFoundError({ status: 404, code: 'not_found', message: `no customer named "${input.trim()}" is visible to this key.${hint}`, requestId: undefined });
+}

@@ -1,0 +1,29 @@
+import { pathId, type ParamsOf } from '../params.ts';
+import { CustomerSchema, DepartmentSchema, ItemSchema } from '../schemas/customers.ts';
+import { COMMON, list, type ResourceContext } from './define.ts';
+
+const customerParams = { ...COMMON };
+const departmentParams = { ...COMMON };
+const itemParams = { ...COMMON };
+
+export type CustomerListParams = ParamsOf<typeof customerParams>;
+export type DepartmentListParams = ParamsOf<typeof departmentParams>;
+export type ItemListParams = ParamsOf<typeof itemParams>;
+
+export function customersResource(ctx: ResourceContext) {
+  return {
+    /** GET /customers: the customers this key sees. */
+    list: (params?: CustomerListParams) => list(ctx, '/customers', undefined, CustomerSchema, customerParams, params),
+    /** GET /customers/{id}/departments. An unknown or invisible customer is a NotFoundError. */
+    departments: (customerId: string, params?: DepartmentListParams) =>
+      list(ctx, `/customers/${pathId(customerId, 'customerId')}/departments`, undefined, DepartmentSchema, departmentParams, params),
+  };
+}
+
+export function itemsResource(ctx: ResourceContext) {
+  return {
+    /** GET /items. With `customerId`, `weight_lb` is that customer's override when set. */
+    list: (params?: ItemListParams) => list(ctx, '/items', undefined, ItemSchema, itemParams, params),
+  };
+}
+

@@ -1,0 +1,30 @@
+/** Every resource of the API, as operation descriptions (run by either client). */
+import { balanceResource, filesResource, invoicesResource, paymentsResource, purchaseOrdersResource } from './accounting.ts';
+import { customersResource, itemsResource } from './customers.ts';
+import type { ResourceContext } from './define.ts';
+import { inventoryResource } from './inventory.ts';
+import { ordersResource } from './orders.ts';
+import { deliveriesResource, manifestsResource, newLinenResource, rewashResource } from './processing.ts';
+import { qualityTicketsResource, ratingsResource } from './quality.ts';
+
+export function defineResources(ctx: ResourceContext) {
+  return {
+    customers: customersResource(ctx),
+    items: itemsResource(ctx),
+    manifests: manifestsResource(ctx),
+    deliveries: deliveriesResource(ctx),
+    inventory: inventoryResource(ctx),
+    newLinen: newLinenResource(ctx),
+    rewash: rewashResource(ctx),
+    invoices: invoicesResource(ctx),
+    payments: paymentsResource(ctx),
+    balance: balanceResource(ctx),
+    purchaseOrders: purchaseOrdersResource(ctx),
+    orders: ordersResource(ctx),
+    qualityTickets: qualityTicketsResource(ctx),
+    ratings: ratingsResource(ctx),
+    files: filesResource(ctx),
+  };
+}
+
+export type Api = ReturnType<typeof defineResources>;

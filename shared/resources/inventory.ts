@@ -1,0 +1,53 @@
+import { P, type ParamsOf } from '../params.ts';
+import {
+  BalanceByStatusSchema,
+  COUNT_STATUSES,
+  CartCountSchema,
+  CartSchema,
+  InventorySignalSchema,
+  InventoryTotalSchema,
+  ParLevelSchema,
+  SIGNAL_KINDS,
+  SIGNAL_STATUSES,
+  UnitSchema,
+} from '../schemas/inventory.ts';
+import { COMMON, DATED, list, type ResourceContext } from './define.ts';
+
+const SCOPE = 'processing';
+
+const totalsParams = { ...COMMON };
+const parParams = { ...COMMON, departmentId: P.id };
+const unitParams = { ...COMMON };
+const cartParams = { ...COMMON, unitId: P.id };
+const countParams = { ...DATED, unitId: P.id, cartId: P.id, status: P.oneOf(COUNT_STATUSES) };
+const balanceParams = { ...COMMON, itemId: P.id };
+const signalParams = { ...COMMON, kind: P.open(SIGNAL_KINDS), status: P.oneOf(SIGNAL_STATUSES) };
+
+export type InventoryTotalsParams = ParamsOf<typeof totalsParams>;
+export type ParLevelParams = ParamsOf<typeof parParams>;
+export type UnitListParams = ParamsOf<typeof unitParams>;
+export type CartListParams = ParamsOf<typeof cartParams>;
+export type CartCountParams = ParamsOf<typeof countParams>;
+export type BalanceByStatusParams = ParamsOf<typeof balanceParams>;
+export type SignalListParams = ParamsOf<typeof signalParams>;
+
+export function inventoryResource(ctx: ResourceContext) {
+  return {
+    /** GET /inventory/totals: owned, at customer, at facility, in transit and retired per item. */
+    totals: (params?: InventoryTotalsParams) => list(ctx, '/inventory/totals', SCOPE, InventoryTotalSchema, totalsParams, params),
+    /** GET /inventory/par: par levels (customer-wide rows have a null department). */
+    par: (params?: ParLevelParams) => list(ctx, '/inventory/par', SCOPE, ParLevelSchema, parParams, params),
+    /** GET /inventory/units. */
+    units: (params?: UnitListParams) => list(ctx, '/inventory/units', SCOPE, UnitSchema, unitParams, params),
+    /** GET /inventory/carts. */
+    carts: (params?: CartListParams) => list(ctx, '/inventory/carts', SCOPE, CartSchema, cartParams, params),
+    /** GET /inventory/counts: defaults to the last 7 days; windows over 92 days are split and merged. */
+    counts: (params?: CartCountParams) =>
+      list(ctx, '/inventory/counts', SCOPE, CartCountSchema, countParams, params, { splitWindow: true }),
+    /** GET /inventory/balances: quantity per item and status. */
+    balances: (params?: BalanceByStatusParams) =>
+      list(ctx, '/inventory/balances', SCOPE, BalanceByStatusSchema, balanceParams, params),
+    /** GET /inventory/signals: without `status`, open and acknowledged signals. */
+    signals: (params?: SignalListParams) => list(ctx, '/inventory/signals', SCOPE, InventorySignalSchema, signalParams, params),
+  };
+}

@@ -1,0 +1,126 @@
+import * as z from 'zod/mini';
+import { day, id, nullable, openEnum, timestamp } from './common.ts';
+
+export const InventoryTotalSchema = z.object({
+  item_id: id,
+  item_name: z.string(),
+  total_owned: z.int(),
+  at_customer: z.int(),
+  at_facility: z.int(),
+  in_transit: z.int(),
+  retired: z.int(),
+});
+export type InventoryTotal = z.infer<typeof InventoryTotalSchema>;
+
+export const ParLevelSchema = z.object({
+  customer_id: id,
+  department_id: nullable(id),
+  department_name: nullable(z.string()),
+  item_id: id,
+  item_name: z.string(),
+  par_quantity: z.int(),
+  par_unit: z.enum(['pieces', 'cart_loads']),
+  reorder_threshold: z.int(),
+});
+export type ParLevel = z.infer<typeof ParLevelSchema>;
+
+export const UnitSchema = z.object({
+  id,
+  customer_id: id,
+  name: z.string(),
+  building: nullable(z.string()),
+  floor: nullable(z.string()),
+  unit_type: nullable(z.string()),
+  cost_center: nullable(z.string()),
+  cart_count: z.int(),
+  is_active: z.boolean(),
+});
+export type Unit = z.infer<typeof UnitSchema>;
+
+export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+
+export const CartSchema = z.object({
+  id,
+  customer_id: id,
+  unit_id: id,
+  name: z.string(),
+  unit_name: nullable(z.string()),
+  kind: z.enum(['cart', 'closet', 'linen_room', 'exchange_cart']),
+  stocking_method: z.enum(['fixed', 'census']),
+  count_days: z.array(z.enum(WEEKDAYS)),
+  is_active: z.boolean(),
+  par: z.array(z.object({ item_id: id, item_name: z.string(), par_quantity: z.int() })),
+});
+export type Cart = z.infer<typeof CartSchema>;
+
+export const COUNT_STATUSES = ['pending', 'in_progress', 'counted', 'verified', 'assumed'] as const;
+
+export const CartCountSchema = z.object({
+  id,
+  customer_id: id,
+  cart_id: id,
+  cart_name: nullable(z.string()),
+  unit_id: nullable(id),
+  unit_name: nullable(z.string()),
+  date: day,
+  status: z.enum(COUNT_STATUSES),
+  unscheduled: z.boolean(),
+  counted_at: nullable(timestamp),
+  verified_at: nullable(timestamp),
+  lines: z.array(
+    z.object({
+      item_id: id,
+      item_name: z.string(),
+      par: z.int(),
+      on_hand: z.int(),
+      required: z.int(),
+      delivered: z.int(),
+      extra: z.int(),
+      returned: z.int(),
+    }),
+  ),
+});
+export type CartCount = z.infer<typeof CartCountSchema>;
+
+export type BalanceStatus = 'new' | 'in_reserve' | 'in_plant' | 'in_transit' | 'at_customer' | `retired_${string}`;
+const BALANCE_STATUSES = new Set(['new', 'in_reserve', 'in_plant', 'in_transit', 'at_customer']);
+
+export const BalanceByStatusSchema = z.object({
+  item_id: id,
+  item_name: z.string(),
+  status: z.string().check(
+    z.refine((s) => BALANCE_STATUSES.has(s) || s.startsWith('retired_'), 'expected a known status or retired_*'),
+  ) as unknown as z.ZodMiniType<BalanceStatus>,
+  quantity: z.int(),
+});
+export type BalanceByStatus = z.infer<typeof BalanceByStatusSchema>;
+
+export const SIGNAL_KINDS = [
+  'shortfall_streak',
+  'rolling_erosion',
+  'injection_dependency',
+  'over_fill',
+  'dormant_stock',
+  'circulation_breach',
+  'unmatched_injection',
+] as const;
+export type SignalKind = (typeof SIGNAL_KINDS)[number] | (string & {});
+export const SIGNAL_STATUSES = ['open', 'acknowledged', 'dismissed', 'resolved'] as const;
+export const SEVERITIES = ['low', 'medium', 'high'] as const;
+
+export const InventorySignalSchema = z.object({
+  id,
+  kind: openEnum(SIGNAL_KINDS),
+  severity: z.enum(SEVERITIES),
+  status: z.enum(SIGNAL_STATUSES),
+  customer_id: nullable(id),
+  department_id: nullable(id),
+  item_id: nullable(id),
+  item_name: nullable(z.string()),
+  summary: z.string(),
+  suggested_order_qty: nullable(z.int()),
+  window_start: day,
+  window_end: day,
+  generated_at: timestamp,
+});
+export type InventorySignal = z.infer<typeof InventorySignalSchema>;

@@ -1,0 +1,60 @@
+import * as z from 'zod/mini';
+import { cents, id, nullable, timestamp } from './common.ts';
+
+export const ORDER_STAGES = ['draft', 'submitted', 'in_production', 'shipped', 'delivered', 'cancelled'] as const;
+
+const orderFields = {
+  id,
+  order_number: z.string(),
+  stage: z.enum(ORDER_STAGES),
+  customer_id: id,
+  placed_at: nullable(timestamp),
+  requested_delivery_date: nullable(timestamp),
+  confirmed_delivery_date: nullable(timestamp),
+  delivered_at: nullable(timestamp),
+  subtotal_cents: cents,
+  total_cents: cents,
+  currency: z.string(),
+  orderer_name: nullable(z.string()),
+  wearer_name: nullable(z.string()),
+  wearer_department: nullable(z.string()),
+  delivery_location: nullable(z.string()),
+  po_number: nullable(z.string()),
+  line_count: z.int(),
+};
+
+export const OrderSchema = z.object(orderFields);
+export type Order = z.infer<typeof OrderSchema>;
+
+/** The spec leaves the detail shape open; these fields are the sandbox's reading of it (sandbox/README.md). */
+export const OrderChargeSchema = z.object({
+  id,
+  kind: z.string(),
+  description: z.string(),
+  quantity: z.number(),
+  /** 1/1000 of a dollar. */
+  unit_price_mills: z.int(),
+  amount_cents: cents,
+});
+export type OrderCharge = z.infer<typeof OrderChargeSchema>;
+
+export const OrderLineSchema = z.object({
+  id,
+  line_number: z.int(),
+  sku: z.string(),
+  description: z.string(),
+  size: nullable(z.string()),
+  color: nullable(z.string()),
+  quantity: z.number(),
+  unit_price_cents: cents,
+  charges: z.array(OrderChargeSchema),
+  subtotal_cents: cents,
+});
+export type OrderLine = z.infer<typeof OrderLineSchema>;
+
+export const OrderDetailSchema = z.object({
+  ...orderFields,
+  lines: z.array(OrderLineSchema),
+  charges: z.array(OrderChargeSchema),
+});
+export type OrderDetail = z.infer<typeof OrderDetailSchema>;

@@ -56,8 +56,13 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { limit: 120, windowMs: 60_0
 const generated = new Map<string, SandboxData>();
 
 /** Generated data, once per seed, day and timezone for the whole process. */
-export async function loadSandboxData(options: { today: string; timeZone: string; seed: string }): Promise<SandboxData> {
-  const cacheKey = `${options.seed}\u0000${options.today}\u0000${options.timeZone}`;
+export async function loadSandboxData(options: {
+  today: string;
+  timeZone: string;
+  seed: string;
+  asOf?: number;
+}): Promise<SandboxData> {
+  const cacheKey = `${options.seed}\u0000${options.today}\u0000${options.timeZone}\u0000${options.asOf ?? 'noon'}`;
   const cached = generated.get(cacheKey);
   if (cached) return cached;
   const { generateSandboxData } = await import('./seed/index.ts');
@@ -79,7 +84,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   } else {
     const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
     if (!isTimeZone(timeZone)) throw new RangeError(`unknown timezone "${timeZone}"`);
-    data = await loadSandboxData({ today: options.today ?? todayIn(timeZone, now()), timeZone, seed: options.seed ?? DEFAULT_SEED });
+    const seed = options.seed ?? DEFAULT_SEED;
+    // A pinned day is seeded as of its noon (reproducible); otherwise the data is as of this instant, so nothing
+    // seeded lies in the future.
+    const asOf = now();
+    data = await loadSandboxData(
+      options.today !== undefined ? { today: options.today, timeZone, seed } : { today: todayIn(timeZone, asOf), timeZone, seed, asOf },
+    );
   }
   const tz = data.organization.time_zone;
   const pinnedToday = options.today ?? (options.data ? data.seeded.today : undefined);

@@ -102,7 +102,7 @@ export function buildAccounting(rng: Rng, clock: Clock, org: Org, firstDay: Loca
     }
   }
 
-  numberInvoices(rng, invoices);
+  numberInvoices(rng, clock, invoices);
   hideSome(org, invoices);
   const payments = settleInvoices(rng, clock, org, invoices, customerOf);
   const purchase_orders = buildPurchaseOrders(rng, clock, org, firstDay, invoices);
@@ -116,12 +116,12 @@ export function buildAccounting(rng: Rng, clock: Clock, org: Org, firstDay: Loca
 }
 
 /** `PLS-YY-######` in issue order, one sequence per calendar year. */
-function numberInvoices(rng: Rng, invoices: Invoice[]): void {
+function numberInvoices(rng: Rng, clock: Clock, invoices: Invoice[]): void {
   const ordered = invoices.slice().sort((a, b) => cmp(a.issued_at, b.issued_at) || cmp(a.id, b.id));
   const counters = new Map<string, number>();
   let first = true;
   for (const inv of ordered) {
-    const year = yy(inv.issued_at);
+    const year = yy(clock.localDay(inv.issued_at));
     let next = counters.get(year);
     if (next === undefined) {
       next = first ? rng.int(4_000, 9_000) : 1;

@@ -122,7 +122,7 @@ export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
   const cleanWeighed = status === 'cleaned' || status === 'staged' || status === 'delivered';
   const delivered = status === 'delivered';
   const cleanPieces = plan.pieces.filter((p) => p.disposition === 'clean').reduce((t, p) => t + p.count, 0);
-  const variance = soilWeighed && cleanWeighed ? round3((soilTenths - cleanTenths) / soilTenths) : null;
+  const variance = soilWeighed && cleanWeighed ? Math.round(((soilTenths - cleanTenths) * 1000) / soilTenths) / 1000 : null;
   const signer = delivered ? ctx.rng.pick(plan.customer.spec.signers) : null;
   const deliveredAt = delivered ? isoOf(s.delivered) : null;
   const tolerance = ctx.org.organization.variance_tolerance;

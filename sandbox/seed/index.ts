@@ -25,6 +25,8 @@ export interface SeedOptions {
   /** IANA timezone of the organization. */
   timeZone: string;
   seed: string;
+  /** The instant the data is "as of" (epoch ms, within `today`); default noon of `today`, org-local. */
+  asOf?: number;
 }
 
 /** Days of history, `today` included. */
@@ -39,7 +41,8 @@ export function generateSandboxData(options: SeedOptions): SandboxData {
     throw new Error(`unknown time zone ${JSON.stringify(timeZone)}`);
   }
   const root = new Rng(`linen-connect:${seed}`);
-  const clock = new Clock(timeZone, today);
+  const clock = new Clock(timeZone, today, options.asOf);
+  if (clock.localDay(clock.nowMs) !== today) throw new Error(`asOf must fall within ${today} in ${timeZone}`);
   const firstDay = addDays(today, -(HISTORY_DAYS - 1));
 
   const org = buildOrg(root.fork('org'), clock);

@@ -119,7 +119,7 @@ export function buildOperations(rng: Rng, clock: Clock, org: Org, firstDay: Loca
 
   const rewash = buildRewash(ctx, held);
   manifests.push(...rewash.children);
-  number(rng, manifests);
+  number(rng, clock, manifests);
   link(manifests, rewash.batches);
 
   manifests.sort(manifestOrder);
@@ -163,12 +163,12 @@ function addNewLinen(rng: Rng, clock: Clock, org: Org, firstDay: LocalDate, add:
 }
 
 /** `MAN-YY-######` in creation order; the counter restarts each calendar year. */
-function number(rng: Rng, manifests: Manifest[]): void {
+function number(rng: Rng, clock: Clock, manifests: Manifest[]): void {
   manifests.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
   const counters = new Map<string, number>();
   let first = true;
   for (const m of manifests) {
-    const year = yy(m.created_at);
+    const year = yy(clock.localDay(m.created_at));
     let next = counters.get(year);
     if (next === undefined) {
       next = first ? rng.int(21_000, 38_000) : 1;

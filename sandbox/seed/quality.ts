@@ -99,11 +99,11 @@ export function buildTickets(rng: Rng, clock: Clock, org: Org): QualityTicket[] 
 
   // One sequence per year; this year's newest ticket is number 417.
   const ordered = tickets.slice().sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.id, b.id));
-  const thisYear = yy(isoOf(now));
-  const inThisYear = ordered.filter((t) => yy(t.created_at) === thisYear).length;
+  const thisYear = yy(clock.localDay(now));
+  const inThisYear = ordered.filter((t) => yy(clock.localDay(t.created_at)) === thisYear).length;
   const counters = new Map<string, number>();
   for (const t of ordered) {
-    const year = yy(t.created_at);
+    const year = yy(clock.localDay(t.created_at));
     let next = counters.get(year);
     if (next === undefined) next = year === thisYear ? Math.max(1, 418 - inThisYear) : rng.int(1100, 1400);
     t.ticket_number = `TKT-${year}-${pad(next, 5)}`;

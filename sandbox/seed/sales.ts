@@ -131,7 +131,7 @@ export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[
   const counters = new Map<string, number>();
   let firstYear = true;
   for (const { order, createdMs } of all) {
-    const year = yy(isoOf(createdMs));
+    const year = yy(clock.localDay(createdMs));
     let next = counters.get(year);
     if (next === undefined) {
       next = firstYear ? rng.int(1200, 1900) : 1;

@@ -46,7 +46,7 @@ export function weekdayOf(day: LocalDate): Weekday {
   return WEEKDAYS[new Date(dayToUtcMs(day)).getUTCDay()] as Weekday;
 }
 
-/** Two-digit year of a local day or of an ISO timestamp's calendar part. */
+/** Two-digit year of a local day (display numbers carry the org-local year). */
 export function yy(day: string): string {
   return day.slice(2, 4);
 }
@@ -61,7 +61,7 @@ export function isValidDay(day: string): boolean {
  * whose offset changes), which keeps thousands of timestamps cheap.
  */
 export class Clock {
-  /** The generation instant: noon of `today`, org-local. Nothing seeded happens after it except future plans. */
+  /** The generation instant (default noon of `today`, org-local). Nothing seeded happens after it except future plans. */
   readonly nowMs: number;
   private readonly dayOffsets = new Map<LocalDate, { start: number; end: number }>();
   private readonly hourStarts = new Map<string, number>();
@@ -69,8 +69,9 @@ export class Clock {
   constructor(
     readonly timeZone: string,
     readonly today: LocalDate,
+    asOfMs?: number,
   ) {
-    this.nowMs = this.ms(today, 12 * 60);
+    this.nowMs = asOfMs ?? this.ms(today, 12 * 60);
   }
 
   private wallMs(day: LocalDate, hour: number): number {

@@ -85,49 +85,54 @@ async function benchSandboxLatency(): Promise<void> {
 }
 
 async function benchClientEconomy(): Promise<void> {
-  // A scaled limit (30 per 3 s is the real 120 per minute, 20x faster) keeps the run short.
-  const sandbox = await startSandbox({ port: 0, today: TODAY, rateLimit: { limit: 30, windowMs: 3_000 } });
   const { UndiciTransport } = await import('../shared/node.ts');
-  const counter = counting(new UndiciTransport());
-  const client = createLinenClient({
-    apiKey: KEY,
-    baseUrl: sandbox.baseUrl,
-    timeZone: TZ,
-    transport: counter.transport,
-    pacing: { limit: 30, windowMs: 3_000 },
-  });
+  const clientFor = (baseUrl: string, pacing: { limit: number; windowMs: number }) => {
+    const counter = counting(new UndiciTransport());
+    const client = createLinenClient({ apiKey: KEY, baseUrl, timeZone: TZ, transport: counter.transport, pacing });
+    return { client, counter };
+  };
 
+  // Pacing: 30 per 3 s is the real 120 per minute, 20 times faster, so the run stays short.
+  const scaled = await startSandbox({ port: 0, today: TODAY, rateLimit: { limit: 30, windowMs: 3_000 } });
+  const paced = clientFor(scaled.baseUrl, { limit: 30, windowMs: 3_000 });
   let started = performance.now();
   let n = 0;
-  for await (const _ of client.manifests.list({ limit: 20 })) n++;
+  for await (const _ of paced.client.manifests.list({ limit: 20 })) n++;
   record(
-    `client: walk ${n} manifests, 20 a page, paced at 30 req / 3 s`,
-    `${counter.total()} requests, ${counter.statuses.get(429) ?? 0} answered 429, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `client: walk ${n} manifests, 20 a page, under a 30 req / 3 s limit`,
+    `${paced.counter.total()} requests, ${paced.counter.statuses.get(429) ?? 0} answered 429, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  await paced.client.close();
+  await scaled.close();
 
-  counter.statuses.clear();
-  n = 0;
-  started = performance.now();
-  for await (const _ of client.manifests.list()) n++;
-  record(`client: walk ${n} manifests at the bulk page size (200)`, `${counter.total()} requests, ${ms(performance.now() - started)}`);
-
-  counter.statuses.clear();
-  started = performance.now();
-  const rowsOf200Days = await client.deliveries.daily({ from: '2026-04-20', to: '2026-11-05' }).all();
-  record(
-    `client: 200-day daily deliveries (split into <= 92-day windows)`,
-    `${rowsOf200Days.length} rows, ${counter.total()} requests, ${ms(performance.now() - started)}`,
-  );
-
-  const mercy = sandbox.data.customers.find((c) => c.name === 'Mercy General Hospital')!;
-  counter.statuses.clear();
-  started = performance.now();
-  const report = await client.reports.fillRate({ customerId: mercy.id, from: '2026-10-01', to: '2026-10-31' });
-  record(
-    'client: fill-rate report, one customer, 31 days',
-    `${report.fillRate === null ? 'n/a' : (report.fillRate * 100).toFixed(1) + ' %'}, ${counter.total()} requests, ${ms(performance.now() - started)}`,
-  );
-  await client.close();
+  // The rest under the real limit (120 per minute), each with a fresh client.
+  const sandbox = await startSandbox({ port: 0, today: TODAY });
+  const measure = async (label: string, work: (client: ReturnType<typeof clientFor>['client']) => Promise<string>) => {
+    const { client, counter } = clientFor(sandbox.baseUrl, { limit: 120, windowMs: 60_000 });
+    const t = performance.now();
+    const what = await work(client);
+    record(label, `${what}${counter.total()} requests, ${ms(performance.now() - t)}`);
+    await client.close();
+  };
+  await measure('client: walk every manifest at the bulk page size (200)', async (client) => {
+    let count = 0;
+    for await (const _ of client.manifests.list()) count++;
+    return `${count} manifests, `;
+  });
+  await measure('client: 200-day daily deliveries, one customer (split into <= 92-day windows)', async (client) => {
+    const mercy = sandbox.data.customers.find((c) => c.name === 'Mercy General Hospital')!;
+    const all = await client.deliveries.daily({ customerId: mercy.id, from: '2026-04-20', to: '2026-11-05' }).all();
+    return `${all.length} rows, `;
+  });
+  await measure('client: fill-rate report, one customer, 31 days', async (client) => {
+    const mercy = sandbox.data.customers.find((c) => c.name === 'Mercy General Hospital')!;
+    const report = await client.reports.fillRate({ customerId: mercy.id, from: '2026-10-01', to: '2026-10-31' });
+    return `${report.fillRate === null ? 'n/a' : (report.fillRate * 100).toFixed(1) + ' %'}, `;
+  });
+  await measure('client: find ticket TKT-26-00417 by its number', async (client) => {
+    const ticket = await client.reports.findTicket('TKT-26-00417');
+    return `${ticket.status_label}, `;
+  });
   await sandbox.close();
 }
 

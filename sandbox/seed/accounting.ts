@@ -6,7 +6,8 @@ import type { Invoice, LocalDate, Manifest, Payment, PurchaseOrder } from '../mo
 import { cmp, customerByCode, type CustomerRt, type Org } from './org.ts';
 import { pad, type Rng } from './prng.ts';
 import { settleInvoices } from './payments.ts';
-import { addDays, isoOf, yy, type Clock } from './time.ts';
+import { addDays, isoOf, type Clock } from './time.ts';
+import { numberByYear } from './numbers.ts';
 
 export interface Accounting {
   invoices: Invoice[];
@@ -118,18 +119,13 @@ export function buildAccounting(rng: Rng, clock: Clock, org: Org, firstDay: Loca
 /** `PLS-YY-######` in issue order, one sequence per calendar year. */
 function numberInvoices(rng: Rng, clock: Clock, invoices: Invoice[]): void {
   const ordered = invoices.slice().sort((a, b) => cmp(a.issued_at, b.issued_at) || cmp(a.id, b.id));
-  const counters = new Map<string, number>();
-  let first = true;
-  for (const inv of ordered) {
-    const year = yy(clock.localDay(inv.issued_at));
-    let next = counters.get(year);
-    if (next === undefined) {
-      next = first ? rng.int(4_000, 9_000) : 1;
-      first = false;
-    }
-    inv.invoice_number = `PLS-${year}-${pad(next, 6)}`;
-    counters.set(year, next + 1);
-  }
+  numberByYear(ordered, {
+    prefix: 'PLS',
+    digits: 6,
+    day: (inv) => clock.localDay(inv.issued_at),
+    start: (_year, earliest) => (earliest ? rng.int(4_000, 9_000) : 1),
+    assign: (inv, number) => (inv.invoice_number = number),
+  });
 }
 
 /** A draft not yet sent, a voided invoice and a written-off one: kept, never served. */

@@ -5,7 +5,7 @@
  */
 import type { Bin, BinItem, Manifest, ManifestType, ManifestStatus } from '../model.ts';
 import { pieceWeight, type CustomerRt, type Org } from './org.ts';
-import { round3, lb, type Rng } from './prng.ts';
+import { lb, type Rng } from './prng.ts';
 import { isoOf, type Clock } from './time.ts';
 
 /** Planned instants (ms) of each lifecycle step. */

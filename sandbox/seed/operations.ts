@@ -8,7 +8,8 @@ import { assemble, drawVariance, type BinContext, type ManifestPlan, type Piece,
 import { customerByCode, type CustomerRt, type DeptRt, type Org } from './org.ts';
 import { pad, type Rng } from './prng.ts';
 import { buildRewash, type HeldRewash } from './rewash.ts';
-import { addDays, daysBetween, weekdayOf, yy, type Clock } from './time.ts';
+import { addDays, daysBetween, weekdayOf, type Clock } from './time.ts';
+import { numberByYear } from './numbers.ts';
 
 export interface Operations {
   manifests: Manifest[];
@@ -165,18 +166,13 @@ function addNewLinen(rng: Rng, clock: Clock, org: Org, firstDay: LocalDate, add:
 /** `MAN-YY-######` in creation order; the counter restarts each calendar year. */
 function number(rng: Rng, clock: Clock, manifests: Manifest[]): void {
   manifests.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
-  const counters = new Map<string, number>();
-  let first = true;
-  for (const m of manifests) {
-    const year = yy(clock.localDay(m.created_at));
-    let next = counters.get(year);
-    if (next === undefined) {
-      next = first ? rng.int(21_000, 38_000) : 1;
-      first = false;
-    }
-    m.manifest_number = `MAN-${year}-${pad(next, 6)}`;
-    counters.set(year, next + 1);
-  }
+  numberByYear(manifests, {
+    prefix: 'MAN',
+    digits: 6,
+    day: (m) => clock.localDay(m.created_at),
+    start: (_year, earliest) => (earliest ? rng.int(21_000, 38_000) : 1),
+    assign: (m, number) => (m.manifest_number = number),
+  });
 }
 
 function link(manifests: Manifest[], batches: RewashBatch[]): void {

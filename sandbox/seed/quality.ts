@@ -5,6 +5,7 @@ import type { Manifest, QualityTicket, Rating, TicketStatus } from '../model.ts'
 import { cmp, customerByCode, type Org } from './org.ts';
 import { pad, type Rng } from './prng.ts';
 import { addDays, daysBetween, isoOf, yy, type Clock } from './time.ts';
+import { numberByYear } from './numbers.ts';
 
 export const KIND_LABELS: Record<string, string> = {
   stain: 'Stain', rip_damage: 'Rip / damage', shortage: 'Shortage', wrong_item: 'Wrong item',
@@ -101,14 +102,13 @@ export function buildTickets(rng: Rng, clock: Clock, org: Org): QualityTicket[] 
   const ordered = tickets.slice().sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.id, b.id));
   const thisYear = yy(clock.localDay(now));
   const inThisYear = ordered.filter((t) => yy(clock.localDay(t.created_at)) === thisYear).length;
-  const counters = new Map<string, number>();
-  for (const t of ordered) {
-    const year = yy(clock.localDay(t.created_at));
-    let next = counters.get(year);
-    if (next === undefined) next = year === thisYear ? Math.max(1, 418 - inThisYear) : rng.int(1100, 1400);
-    t.ticket_number = `TKT-${year}-${pad(next, 5)}`;
-    counters.set(year, next + 1);
-  }
+  numberByYear(ordered, {
+    prefix: 'TKT',
+    digits: 5,
+    day: (t) => clock.localDay(t.created_at),
+    start: (year) => (year === thisYear ? Math.max(1, 418 - inThisYear) : rng.int(1100, 1400)),
+    assign: (t, number) => (t.ticket_number = number),
+  });
   return tickets.sort((a, b) => cmp(b.created_at, a.created_at) || cmp(a.id, b.id));
 }
 

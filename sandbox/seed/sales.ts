@@ -4,8 +4,9 @@
  */
 import type { DirectSalesOrder, OrderCharge, OrderLine, OrderStage } from '../model.ts';
 import { cmp, customerByCode, type CustomerRt, type Org } from './org.ts';
-import { pad, type Rng } from './prng.ts';
-import { addDays, isoOf, yy, type Clock } from './time.ts';
+import { type Rng } from './prng.ts';
+import { addDays, isoOf, type Clock } from './time.ts';
+import { numberByYear } from './numbers.ts';
 
 interface Product {
   sku: string;
@@ -128,18 +129,13 @@ export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[
 
   // Order numbers follow creation, one sequence per year.
   const all = [...orders, ...drafts].sort((a, b) => a.createdMs - b.createdMs || cmp(a.order.id, b.order.id));
-  const counters = new Map<string, number>();
-  let firstYear = true;
-  for (const { order, createdMs } of all) {
-    const year = yy(clock.localDay(createdMs));
-    let next = counters.get(year);
-    if (next === undefined) {
-      next = firstYear ? rng.int(1200, 1900) : 1;
-      firstYear = false;
-    }
-    order.order_number = `DS-${year}-${pad(next, 5)}`;
-    counters.set(year, next + 1);
-  }
+  numberByYear(all, {
+    prefix: 'DS',
+    digits: 5,
+    day: ({ createdMs }) => clock.localDay(createdMs),
+    start: (_year, earliest) => (earliest ? rng.int(1200, 1900) : 1),
+    assign: ({ order }, number) => (order.order_number = number),
+  });
   const dated = orders.map((o) => o.order).sort((a, b) => cmp(b.placed_at ?? '', a.placed_at ?? '') || cmp(a.id, b.id));
   const undated = drafts.sort((a, b) => b.createdMs - a.createdMs || cmp(a.order.id, b.order.id)).map((o) => o.order);
   return [...dated, ...undated];

@@ -1,0 +1,83 @@
+/**
+ * The Block Kit subset the bot builds, as plain data. Each type is structurally a Slack `KnownBlock`, so a
+ * message can go to `respond()`, `chat.postMessage` or the console renderer unchanged.
+ */
+
+export interface PlainText {
+  type: 'plain_text';
+  text: string;
+  emoji?: boolean;
+}
+
+export interface Mrkdwn {
+  type: 'mrkdwn';
+  text: string;
+}
+
+export interface Button {
+  type: 'button';
+  text: PlainText;
+  action_id: string;
+  value?: string;
+  style?: 'primary' | 'danger';
+}
+
+export interface HeaderBlock {
+  type: 'header';
+  text: PlainText;
+}
+
+export interface SectionBlock {
+  type: 'section';
+  text?: Mrkdwn;
+  fields?: Mrkdwn[];
+  accessory?: Button;
+}
+
+export interface ContextBlock {
+  type: 'context';
+  elements: Mrkdwn[];
+}
+
+export interface DividerBlock {
+  type: 'divider';
+}
+
+export interface ActionsBlock {
+  type: 'actions';
+  block_id?: string;
+  elements: Button[];
+}
+
+export type Block = HeaderBlock | SectionBlock | ContextBlock | DividerBlock | ActionsBlock;
+
+/** What every handler returns: Block Kit plus the `text` fallback (notifications, screen readers). */
+export interface Message {
+  text: string;
+  blocks: Block[];
+}
+
+export const header = (text: string): HeaderBlock => ({ type: 'header', text: { type: 'plain_text', text, emoji: true } });
+
+export const section = (mrkdwn: string, accessory?: Button): SectionBlock =>
+  accessory ? { type: 'section', text: { type: 'mrkdwn', text: mrkdwn }, accessory } : { type: 'section', text: { type: 'mrkdwn', text: mrkdwn } };
+
+export const fields = (items: readonly string[], mrkdwn?: string): SectionBlock => {
+  const block: SectionBlock = { type: 'section', fields: items.map((text) => ({ type: 'mrkdwn', text })) };
+  if (mrkdwn !== undefined) block.text = { type: 'mrkdwn', text: mrkdwn };
+  return block;
+};
+
+export const context = (...texts: string[]): ContextBlock => ({ type: 'context', elements: texts.map((text) => ({ type: 'mrkdwn', text })) });
+
+export const divider = (): DividerBlock => ({ type: 'divider' });
+
+export const button = (text: string, actionId: string, value?: string, style?: Button['style']): Button => {
+  const b: Button = { type: 'button', text: { type: 'plain_text', text, emoji: true }, action_id: actionId };
+  if (value !== undefined) b.value = value;
+  if (style) b.style = style;
+  return b;
+};
+
+export const actions = (elements: Button[], blockId?: string): ActionsBlock =>
+  blockId ? { type: 'actions', block_id: blockId, elements } : { type: 'actions', elements };

@@ -90,10 +90,10 @@ export function defineReports(ctx: ResourceContext, api: Api) {
       });
     }),
 
-    /** Open shortfall signals grouped by customer, department and item, most severe first. */
+    /** Standing (open and acknowledged) shortfall signals grouped by customer, department and item, most severe first. */
     shortfallSignals: guard('shortfallSignals', (params: SignalReportParams = {}): CallDef<SignalGroup[]> => {
       const kinds = params.kinds ?? SHORTFALL_KINDS;
-      const lists = kinds.map((kind) => api.inventory.signals({ customerId: params.customerId, kind, status: 'open' }));
+      const lists = kinds.map((kind) => api.inventory.signals({ customerId: params.customerId, kind }));
       const customers = api.customers.list();
       return report('report shortfallSignals', function* (budget) {
         const signals = [];

@@ -1,5 +1,6 @@
 /**
- * Open shortfall signals grouped by customer, department and item, most severe first.
+ * Shortfall signals still standing (the API's default: open and acknowledged) grouped by customer, department and
+ * item, most severe first. Acknowledged signals stay in: someone has seen them, but the linen is still short.
  */
 import type { Customer } from '../schemas/customers.ts';
 import type { InventorySignal } from '../schemas/inventory.ts';

@@ -3,6 +3,7 @@
  * dist/sandbox/cli.js runs with plain `node` (no tsx, no node_modules needed beyond the bundle).
  */
 import { build, type BuildOptions } from 'esbuild';
+import { buildSlackBot } from './build-slack-bot.ts';
 
 const node: BuildOptions = {
   bundle: true,
@@ -17,3 +18,6 @@ const node: BuildOptions = {
 
 await build({ ...node, entryPoints: ['sandbox/cli.ts'], outfile: 'dist/sandbox/cli.js' });
 console.log('built dist/sandbox/cli.js');
+
+await buildSlackBot();
+console.log('built dist/slack-bot/index.js');

@@ -57,7 +57,13 @@ export interface Message {
   blocks: Block[];
 }
 
-export const header = (text: string): HeaderBlock => ({ type: 'header', text: { type: 'plain_text', text, emoji: true } });
+/** Plain-text limits applied where the text is set (the limiter re-checks everything anyway). */
+const cut = (text: string, max: number) => {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+};
+
+export const header = (text: string): HeaderBlock => ({ type: 'header', text: { type: 'plain_text', text: cut(text, 150), emoji: true } });
 
 export const section = (mrkdwn: string, accessory?: Button): SectionBlock =>
   accessory ? { type: 'section', text: { type: 'mrkdwn', text: mrkdwn }, accessory } : { type: 'section', text: { type: 'mrkdwn', text: mrkdwn } };
@@ -73,7 +79,7 @@ export const context = (...texts: string[]): ContextBlock => ({ type: 'context',
 export const divider = (): DividerBlock => ({ type: 'divider' });
 
 export const button = (text: string, actionId: string, value?: string, style?: Button['style']): Button => {
-  const b: Button = { type: 'button', text: { type: 'plain_text', text, emoji: true }, action_id: actionId };
+  const b: Button = { type: 'button', text: { type: 'plain_text', text: cut(text, 75), emoji: true }, action_id: actionId };
   if (value !== undefined) b.value = value;
   if (style) b.style = style;
   return b;

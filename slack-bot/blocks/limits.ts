@@ -1,0 +1,122 @@
+/**
+ * Slack's Block Kit limits, and a limiter that makes any message fit them. Views truncate lists themselves
+ * (so the count of what is left out names the right thing: "…and 12 more invoices"); `fitMessage` is the
+ * safety net every message passes through before it is sent.
+ */
+import { context, type Block, type Button, type Message, type Mrkdwn, type PlainText } from './kit.ts';
+
+export const LIMITS = {
+  blocks: 50,
+  sectionText: 3000,
+  fields: 10,
+  fieldText: 2000,
+  headerText: 150,
+  contextElements: 10,
+  contextText: 3000,
+  actionsElements: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  actionId: 255,
+  blockId: 255,
+  /** Slack truncates longer `text`; keep the fallback short and readable. */
+  fallbackText: 3000,
+} as const;
+
+/**
+ * Cut `text` to at most `max` characters, ending with an ellipsis. Never cuts inside an entity (`&amp;`) or
+ * a `<...>` token, which would render as garbage or a broken mention.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = max - 1;
+  const amp = text.lastIndexOf('&', cut);
+  if (amp >= 0 && amp > cut - 8 && text.indexOf(';', amp) >= cut) cut = amp;
+  const lt = text.lastIndexOf('<', cut);
+  if (lt >= 0 && text.indexOf('>', lt) >= cut) cut = lt;
+  // Do not leave a lone high surrogate.
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return `${text.slice(0, cut)}…`;
+}
+
+export interface Taken<T> {
+  shown: T[];
+  more: number;
+}
+
+export function take<T>(items: readonly T[], max: number): Taken<T> {
+  return { shown: items.slice(0, Math.max(0, max)), more: Math.max(0, items.length - max) };
+}
+
+export function moreLine(more: number, noun: string, hint?: string): string {
+  return `…and ${more.toLocaleString('en-US')} more ${noun}${hint ? ` ${hint}` : ''}`;
+}
+
+/**
+ * Join lines into section texts of at most 3000 characters each (one block per chunk), so a long list
+ * is never cut mid-line.
+ */
+export function chunkLines(lines: readonly string[], max: number = LIMITS.sectionText): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const raw of lines) {
+    const line = truncate(raw, max);
+    if (cur !== '' && cur.length + 1 + line.length > max) {
+      out.push(cur);
+      cur = '';
+    }
+    cur = cur === '' ? line : `${cur}\n${line}`;
+  }
+  if (cur !== '') out.push(cur);
+  return out;
+}
+
+const fitPlain = (t: PlainText, max: number): PlainText => ({ ...t, text: truncate(t.text || ' ', max) });
+const fitMrkdwn = (t: Mrkdwn, max: number): Mrkdwn => ({ ...t, text: truncate(t.text || ' ', max) });
+
+function fitButton(b: Button): Button {
+  const out: Button = { ...b, text: fitPlain(b.text, LIMITS.buttonText), action_id: b.action_id.slice(0, LIMITS.actionId) };
+  if (b.value !== undefined && b.value.length > LIMITS.buttonValue) delete out.value;
+  return out;
+}
+
+function fitBlock(block: Block): Block {
+  switch (block.type) {
+    case 'header':
+      return { ...block, text: fitPlain(block.text, LIMITS.headerText) };
+    case 'section': {
+      const out = { ...block };
+      if (block.text) out.text = fitMrkdwn(block.text, LIMITS.sectionText);
+      if (block.fields) {
+        let fs = block.fields.map((f) => fitMrkdwn(f, LIMITS.fieldText));
+        if (fs.length > LIMITS.fields) {
+          const more = fs.length - (LIMITS.fields - 1);
+          fs = [...fs.slice(0, LIMITS.fields - 1), { type: 'mrkdwn', text: moreLine(more, 'fields') }];
+        }
+        out.fields = fs;
+      }
+      if (block.accessory) out.accessory = fitButton(block.accessory);
+      return out;
+    }
+    case 'context':
+      return { ...block, elements: block.elements.slice(0, LIMITS.contextElements).map((e) => fitMrkdwn(e, LIMITS.contextText)) };
+    case 'actions':
+      return { ...block, elements: block.elements.slice(0, LIMITS.actionsElements).map(fitButton) };
+    case 'divider':
+      return block;
+  }
+}
+
+/** The message within every limit: strings cut, fields and elements capped, at most 50 blocks. */
+export function fitMessage(message: Message): Message {
+  let blocks = message.blocks.map(fitBlock);
+  if (blocks.length > LIMITS.blocks) {
+    // Keep a trailing actions block (the share button) and say how much was left out.
+    const tail = blocks[blocks.length - 1]?.type === 'actions' ? blocks.slice(-1) : [];
+    const room = LIMITS.blocks - tail.length - 1;
+    const dropped = blocks.length - tail.length - room;
+    blocks = [...blocks.slice(0, room), context(moreLine(dropped, 'blocks not shown (narrow the command to see them)')), ...tail];
+  }
+  const text = truncate(message.text.trim() === '' ? 'Linen' : message.text, LIMITS.fallbackText);
+  return { text, blocks };
+}

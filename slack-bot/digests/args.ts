@@ -1,0 +1,89 @@
+/**
+ * Reading `/linen digest subscribe ...` arguments: channel, cadence, time, customers and minimum severity, in
+ * any order. Throws ArgsError with one sentence for bad input.
+ */
+import { parseCadence, parseTime, ScheduleError, dayName } from './schedule.ts';
+import type { Severity } from './storage/types.ts';
+
+export class ArgsError extends Error {
+  override name = 'ArgsError';
+}
+
+/** Words, with `"quoted names"` kept whole (quoted ones flagged). */
+export function tokenize(input: string | readonly string[]): { text: string; quoted: boolean }[] {
+  if (typeof input !== 'string') return input.map((t) => ({ text: t, quoted: /\s/.test(t) }));
+  const out: { text: string; quoted: boolean }[] = [];
+  const re = /"([^"]*)"|“([^”]*)”|(\S+)/g;
+  for (let m = re.exec(input); m; m = re.exec(input)) {
+    if (m[3] !== undefined) out.push({ text: m[3], quoted: false });
+    else out.push({ text: (m[1] ?? m[2] ?? '').trim(), quoted: true });
+  }
+  return out.filter((t) => t.text !== '');
+}
+
+export interface SubscribeArgs {
+  channelId: string | null;
+  cadence: string;
+  time: string;
+  customers: string[];
+  minSeverity: Severity;
+  allClear: boolean;
+}
+
+const SEVERITIES = new Set(['low', 'medium', 'high']);
+
+/** `<#C123|name>`, `<#C123>` or a bare channel id; `#name` without Slack's link form cannot be resolved. */
+export function channelOf(token: string): string | null {
+  const link = /^<#([A-Z0-9]+)(\|[^>]*)?>$/.exec(token);
+  if (link) return link[1]!;
+  if (/^[CGD][A-Z0-9]{6,}$/.test(token)) return token;
+  if (token.startsWith('#')) {
+    throw new ArgsError(`Pick ${token} from Slack's channel autocomplete so it is sent as a channel link, or leave it out to use this channel.`);
+  }
+  return null;
+}
+
+export function parseSubscribeArgs(tokens: readonly { text: string; quoted: boolean }[], defaults: { time: string }): SubscribeArgs {
+  const out: SubscribeArgs = { channelId: null, cadence: 'daily', time: defaults.time, customers: [], minSeverity: 'low', allClear: false };
+  const words: string[] = [];
+  const flush = () => {
+    if (words.length) out.customers.push(...words.join(' ').split(',').map((s) => s.trim()).filter(Boolean));
+    words.length = 0;
+  };
+  try {
+    for (const { text, quoted } of tokens) {
+      if (quoted) {
+        flush();
+        out.customers.push(text);
+        continue;
+      }
+      const lower = text.toLowerCase();
+      const ch = channelOf(text);
+      const sev = /^(?:min-?severity=|severity=)?(low|medium|high)\+?$/.exec(lower);
+      const parts = lower.split(',').filter(Boolean);
+      if (ch) {
+        flush();
+        out.channelId = ch;
+      } else if (/^\d{1,2}:\d+$/.test(text) || /^\d{1,2}(:\d+)?\s*(am|pm)$/i.test(text)) {
+        flush();
+        out.time = parseTime(text);
+      } else if (sev && SEVERITIES.has(sev[1]!)) {
+        flush();
+        out.minSeverity = sev[1] as Severity;
+      } else if (lower === 'all-clear' || lower === 'allclear') {
+        flush();
+        out.allClear = true;
+      } else if (['daily', 'weekdays', 'weekends'].includes(lower) || (parts.length > 1 && parts.some((p) => dayName(p) !== null)) || (parts.length === 1 && dayName(parts[0]!) !== null)) {
+        flush();
+        out.cadence = parseCadence(lower);
+      } else {
+        words.push(text);
+      }
+    }
+  } catch (e) {
+    if (e instanceof ScheduleError) throw new ArgsError(e.message);
+    throw e;
+  }
+  flush();
+  return out;
+}

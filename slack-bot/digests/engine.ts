@@ -1,0 +1,176 @@
+/**
+ * Exactly-once execution of scheduled digests across replicas sharing one database.
+ *
+ * 1. Materialize: active subscriptions whose `next_run_at` has passed (locked with SKIP LOCKED) get one run row
+ *    per scheduled instant, unique on (subscription, instant); instants older than the grace period are
+ *    inserted as `skipped` and logged.
+ * 2. Claim: runs due and unleased (or whose lease expired: a dead replica) are claimed with SKIP LOCKED and a
+ *    lease. A run claimed while in `posting` may already be in Slack: its channel's history is searched for
+ *    the run id carried in message metadata before anything is posted.
+ * 3. Post and record: `posting` (lease renewed), chat.postMessage with metadata, then `posted` with the ts.
+ *    Every update is conditional on still owning the claim.
+ */
+import { explainFailure, findPostedRun, METADATA_EVENT, SlackDeliveryError, withSlackRetry, type ChannelPacer, type RetryOptions, type SlackClient } from './slack.ts';
+import type { Clock } from './clock.ts';
+import { runsBetween } from './schedule.ts';
+import type { Digest } from './content.ts';
+import type { DigestRun, DigestStore, MaterializePlan, Subscription } from './storage/types.ts';
+
+export const DEFAULT_GRACE_MS = 2 * 60 * 60 * 1000;
+
+export interface Logger {
+  info(msg: string, data?: Record<string, unknown>): void;
+  warn(msg: string, data?: Record<string, unknown>): void;
+}
+export const consoleLogger: Logger = {
+  info: (m, d) => console.log(`[digests] ${m}`, d ?? ''),
+  warn: (m, d) => console.warn(`[digests] ${m}`, d ?? ''),
+};
+export const silentLogger: Logger = { info: () => {}, warn: () => {} };
+
+export interface EngineOptions {
+  store: DigestStore;
+  clock: Clock;
+  workerId: string;
+  /** A run missed by less than this is sent late; older ones are skipped (default 2 h). */
+  graceMs?: number;
+  /** How long a claim is held before another replica may take the run over (default 120 s). */
+  leaseMs?: number;
+  /** Attempts before a run is given up as failed (default 5). */
+  maxAttempts?: number;
+  /** Delay before a run whose attempt failed transiently is tried again (default 60 s). */
+  retryDelayMs?: number;
+  logger?: Logger;
+  retry?: RetryOptions;
+  /** Test seams around the post: called after chat.postMessage answered, before it is recorded. */
+  hooks?: { afterPost?(run: DigestRun, ts: string): Promise<void> | void; beforePost?(run: DigestRun): Promise<void> | void };
+}
+
+export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed' | 'retry' | 'lost';
+
+/** What to insert for a due subscription: every instant since its `next_run_at`, old ones skipped. */
+export function planRuns(sub: Subscription, now: Date, graceMs: number, logger: Logger = silentLogger): MaterializePlan {
+  const start = sub.nextRunAt ?? now;
+  const instants = [start, ...runsBetween(sub, start, now, 10_000)].filter((d) => d.getTime() <= now.getTime());
+  const runs = instants.map((at) => {
+    const late = now.getTime() - at.getTime();
+    if (late <= graceMs) return { scheduledFor: at, status: 'pending' as const };
+    logger.warn('skipping a digest missed beyond the grace period', { subscription: sub.id, scheduledFor: at.toISOString(), lateMs: late });
+    return { scheduledFor: at, status: 'skipped' as const, error: `missed by ${Math.round(late / 60000)} min (grace ${Math.round(graceMs / 60000)} min)` };
+  });
+  return { runs, nextRunAt: runsBetween(sub, now, new Date(now.getTime() + 400 * 86_400_000), 1)[0] ?? null };
+}
+
+export class DigestEngine {
+  readonly store: DigestStore;
+  readonly clock: Clock;
+  readonly workerId: string;
+  readonly graceMs: number;
+  readonly leaseMs: number;
+  readonly logger: Logger;
+  constructor(private readonly opts: EngineOptions) {
+    this.store = opts.store;
+    this.clock = opts.clock;
+    this.workerId = opts.workerId;
+    this.graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
+    this.leaseMs = opts.leaseMs ?? 120_000;
+    this.logger = opts.logger ?? silentLogger;
+  }
+
+  async materialize(limit = 1000): Promise<{ created: number; skipped: number }> {
+    const now = this.clock.now();
+    return this.store.materializeDue(now, limit, (s) => planRuns(s, now, this.graceMs, this.logger));
+  }
+
+  claim(limit = 500): Promise<DigestRun[]> {
+    return this.store.claimRuns(this.workerId, this.clock.now(), this.leaseMs, limit);
+  }
+
+  /**
+   * Carries one claimed run to its end (or back to the queue). `digest` builds the message; it is called only
+   * when the run is still to be sent.
+   */
+  async execute(
+    run: DigestRun, sub: Subscription | null, digest: () => Promise<Digest>, slack: SlackClient, pacer: ChannelPacer,
+  ): Promise<RunOutcome> {
+    const { store, workerId } = this;
+    const now = () => this.clock.now();
+    if (!sub || sub.status !== 'active') {
+      await store.endRun(run.id, workerId, now(), 'skipped', sub ? `subscription ${sub.status}` : 'subscription deleted');
+      return 'skipped';
+    }
+    const channel = run.channelId ?? sub.channelId;
+    try {
+      let built: Digest | null = null;
+      const getDigest = async () => (built ??= await digest());
+      if (run.status === 'posting') {
+        // A previous attempt may have reached Slack before its replica died: look for the run id first.
+        const ts = await withSlackRetry(() => findPostedRun(slack, channel, run.id, new Date(run.scheduledFor.getTime() - 60_000)), this.opts.retry);
+        if (ts) {
+          const d = await getDigest().catch(() => null);
+          await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d?.shown ?? [] });
+          this.logger.info('found a digest already posted by a previous attempt', { run: run.id, ts });
+          return 'recovered';
+        }
+      }
+      const late = now().getTime() - run.scheduledFor.getTime();
+      if (late > this.graceMs) {
+        await store.endRun(run.id, workerId, now(), 'skipped', `not sent within the grace period (late by ${Math.round(late / 60000)} min)`);
+        this.logger.warn('skipped a digest not sent within the grace period', { run: run.id, subscription: sub.id });
+        return 'skipped';
+      }
+      if (run.attempts > (this.opts.maxAttempts ?? 5)) {
+        await store.endRun(run.id, workerId, now(), 'failed', `gave up after ${run.attempts - 1} attempts: ${run.error ?? ''}`);
+        return 'failed';
+      }
+      const d = await getDigest();
+      if (d.quiet) {
+        await store.completeRun(run.id, workerId, now(), { status: 'quiet', messageTs: null, shown: d.shown });
+        return 'quiet';
+      }
+      return await pacer.run(channel, async () => {
+        if (!(await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel))) return 'lost' as const;
+        await this.opts.hooks?.beforePost?.(run);
+        const res = await withSlackRetry(
+          () => slack.chat.postMessage({
+            channel, text: d.text, blocks: d.blocks as never, unfurl_links: false, unfurl_media: false,
+            metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
+          }),
+          this.opts.retry,
+        );
+        const ts = String(res.ts);
+        await this.opts.hooks?.afterPost?.(run, ts);
+        const ok = await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d.shown });
+        if (!ok) this.logger.warn('posted, but the claim had been taken over; the new owner will find the message', { run: run.id });
+        return ok ? ('posted' as const) : ('lost' as const);
+      });
+    } catch (err) {
+      return this.fail(run, sub, err, slack);
+    }
+  }
+
+  private async fail(run: DigestRun, sub: Subscription, err: unknown, slack: SlackClient): Promise<RunOutcome> {
+    const now = this.clock.now();
+    const linenAuth = (err as { name?: string })?.name === 'AuthenticationError' || (err as { name?: string })?.name === 'PermissionDeniedError';
+    if ((err instanceof SlackDeliveryError && err.failure.kind === 'permanent') || linenAuth) {
+      const code = err instanceof SlackDeliveryError ? err.failure.code : 'linen_auth';
+      const reason = explainFailure(code, sub.channelId);
+      await this.store.endRun(run.id, this.workerId, now, 'failed', code);
+      if (await this.store.markFailing(sub.id, reason, now)) {
+        this.logger.warn('subscription failing', { subscription: sub.id, code });
+        await withSlackRetry(
+          () => slack.chat.postMessage({
+            channel: sub.createdBy,
+            text: `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}. Fix it, then run \`/linen digest resume ${sub.id}\`.`,
+          }),
+          { ...this.opts.retry, retries: 1 },
+        ).catch((e) => this.logger.warn('could not tell the creator', { subscription: sub.id, error: String(e) }));
+      }
+      return 'failed';
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    this.logger.warn('digest attempt failed; will retry', { run: run.id, error: message });
+    await this.store.releaseRun(run.id, this.workerId, new Date(now.getTime() + (this.opts.retryDelayMs ?? 60_000)), message.slice(0, 500));
+    return 'retry';
+  }
+}

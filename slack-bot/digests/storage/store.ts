@@ -1,0 +1,239 @@
+/**
+ * The DigestStore over any SqlExecutor. Exactly-once rests on three things here: the unique
+ * (subscription_id, scheduled_for) of runs, claims with `FOR UPDATE SKIP LOCKED` plus a lease, and every
+ * state change after a claim being conditional on `claimed_by` (a worker whose lease was taken over cannot
+ * record anything).
+ */
+import { randomBytes } from 'node:crypto';
+import type { SqlExecutor } from './sql.ts';
+import type {
+  DigestRun, DigestStore, MaterializePlan, NewSubscription, RunStatus, ShownSignal, Subscription, SubscriptionStatus,
+} from './types.ts';
+
+const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+export function newId(prefix: string, length: number): string {
+  const bytes = randomBytes(length);
+  let s = prefix;
+  for (const b of bytes) s += ALPHABET[b % ALPHABET.length];
+  return s;
+}
+
+type Row = Record<string, unknown>;
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+function toSubscription(r: Row): Subscription {
+  return {
+    id: String(r.id),
+    teamId: (r.team_id as string | null) ?? null,
+    keyRef: String(r.key_ref),
+    channelId: String(r.channel_id),
+    cadence: String(r.cadence),
+    time: String(r.time_of_day),
+    timeZone: String(r.time_zone),
+    customerIds: json<string[]>(r.customer_ids),
+    minSeverity: r.min_severity as Subscription['minSeverity'],
+    allClear: Boolean(r.all_clear),
+    status: r.status as SubscriptionStatus,
+    failureReason: (r.failure_reason as string | null) ?? null,
+    createdBy: String(r.created_by),
+    createdAt: date(r.created_at)!,
+    nextRunAt: date(r.next_run_at),
+  };
+}
+
+function toRun(r: Row): DigestRun {
+  return {
+    id: String(r.id),
+    subscriptionId: String(r.subscription_id),
+    scheduledFor: date(r.scheduled_for)!,
+    status: r.status as RunStatus,
+    claimedBy: (r.claimed_by as string | null) ?? null,
+    leaseUntil: date(r.lease_until),
+    attempts: Number(r.attempts),
+    channelId: (r.channel_id as string | null) ?? null,
+    messageTs: (r.message_ts as string | null) ?? null,
+    error: (r.error as string | null) ?? null,
+    finishedAt: date(r.finished_at),
+  };
+}
+
+const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
+
+export class SqlDigestStore implements DigestStore {
+  constructor(private readonly db: SqlExecutor) {}
+
+  get driver() {
+    return this.db.driver;
+  }
+
+  async createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription> {
+    const rows = await this.db.query(
+      `INSERT INTO digest_subscriptions (id, team_id, key_ref, channel_id, cadence, time_of_day, time_zone, customer_ids,
+         min_severity, all_clear, status, created_by, created_at, updated_at, next_run_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, 'active', $11, $12, $12, $13) RETURNING *`,
+      [newId('d', 5), s.teamId ?? null, s.keyRef, s.channelId, s.cadence, s.time, s.timeZone, JSON.stringify(s.customerIds),
+        s.minSeverity, s.allClear, s.createdBy, now, nextRunAt],
+    );
+    return toSubscription(rows[0]!);
+  }
+
+  async getSubscription(id: string): Promise<Subscription | null> {
+    const rows = await this.db.query('SELECT * FROM digest_subscriptions WHERE id = $1', [id]);
+    return rows[0] ? toSubscription(rows[0]) : null;
+  }
+
+  async listSubscriptions(filter: { teamId?: string | null; channelId?: string } = {}): Promise<Subscription[]> {
+    const rows = await this.db.query(
+      `SELECT * FROM digest_subscriptions WHERE ($1::text IS NULL OR team_id = $1) AND ($2::text IS NULL OR channel_id = $2)
+       ORDER BY created_at, id`,
+      [filter.teamId ?? null, filter.channelId ?? null],
+    );
+    return rows.map(toSubscription);
+  }
+
+  async deleteSubscription(id: string): Promise<boolean> {
+    return (await this.db.query('DELETE FROM digest_subscriptions WHERE id = $1 RETURNING id', [id])).length > 0;
+  }
+
+  async setStatus(id: string, status: SubscriptionStatus, now: Date, nextRunAt: Date | null): Promise<Subscription | null> {
+    const rows = await this.db.query(
+      `UPDATE digest_subscriptions SET status = $2, updated_at = $3, next_run_at = $4,
+         failure_reason = CASE WHEN $2 = 'failing' THEN failure_reason ELSE NULL END
+       WHERE id = $1 RETURNING *`,
+      [id, status, now, nextRunAt],
+    );
+    return rows[0] ? toSubscription(rows[0]) : null;
+  }
+
+  async markFailing(id: string, reason: string, now: Date): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE digest_subscriptions SET status = 'failing', failure_reason = $2, updated_at = $3
+       WHERE id = $1 AND status <> 'failing' RETURNING id`,
+      [id, reason, now],
+    );
+    return rows.length > 0;
+  }
+
+  async materializeDue(now: Date, limit: number, plan: (s: Subscription) => MaterializePlan) {
+    return this.db.transaction(async (tx) => {
+      const due = await tx.query(
+        `SELECT * FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1
+         ORDER BY next_run_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [now, limit],
+      );
+      let created = 0;
+      let skipped = 0;
+      for (const row of due) {
+        const sub = toSubscription(row);
+        const p = plan(sub);
+        for (const run of p.runs) {
+          const ins = await tx.query(
+            `INSERT INTO digest_runs (id, subscription_id, scheduled_for, status, channel_id, error, created_at, finished_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $4 = 'skipped' THEN $7::timestamptz END)
+             ON CONFLICT (subscription_id, scheduled_for) DO NOTHING RETURNING id`,
+            [newId('r', 12), sub.id, run.scheduledFor, run.status, sub.channelId, run.error ?? null, now],
+          );
+          if (ins.length) run.status === 'skipped' ? skipped++ : created++;
+        }
+        await tx.query('UPDATE digest_subscriptions SET next_run_at = $2 WHERE id = $1', [sub.id, p.nextRunAt]);
+      }
+      return { created, skipped };
+    });
+  }
+
+  async claimRuns(workerId: string, now: Date, leaseMs: number, limit: number): Promise<DigestRun[]> {
+    const rows = await this.db.transaction((tx) =>
+      tx.query(
+        `WITH c AS (
+           SELECT r.id FROM digest_runs r
+           WHERE r.status IN ('pending', 'claimed', 'posting') AND r.scheduled_for <= $2
+             AND (r.lease_until IS NULL OR r.lease_until <= $2)
+           ORDER BY r.scheduled_for, r.id LIMIT $4 FOR UPDATE SKIP LOCKED)
+         UPDATE digest_runs r SET claimed_by = $1, lease_until = $3, attempts = r.attempts + 1,
+           status = CASE WHEN r.status = 'pending' THEN 'claimed' ELSE r.status END
+         FROM c WHERE r.id = c.id RETURNING r.*`,
+        [workerId, now, later(now, leaseMs), limit],
+      ),
+    );
+    return rows.map(toRun).sort((a, b) => a.scheduledFor.getTime() - b.scheduledFor.getTime());
+  }
+
+  async beginPosting(runId: string, workerId: string, now: Date, leaseMs: number, channelId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE digest_runs SET status = 'posting', lease_until = $3, channel_id = $4
+       WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting') RETURNING id`,
+      [runId, workerId, later(now, leaseMs), channelId],
+    );
+    return rows.length > 0;
+  }
+
+  async completeRun(
+    runId: string, workerId: string, now: Date,
+    outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[] },
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE digest_runs SET status = $3, message_ts = $4, finished_at = $5, lease_until = NULL, error = NULL
+         WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting') RETURNING id`,
+        [runId, workerId, outcome.status, outcome.messageTs, now],
+      );
+      if (!rows.length) return false;
+      if (outcome.shown.length) {
+        const ids = outcome.shown.map((s) => s.signalId);
+        const states = outcome.shown.map((s) => s.state);
+        const snaps = outcome.shown.map((s) => JSON.stringify(s.snapshot));
+        await tx.query(
+          `INSERT INTO digest_run_signals (run_id, signal_id, state, snapshot)
+           SELECT $1, s.id, s.state, s.snap::jsonb FROM unnest($2::text[], $3::text[], $4::text[]) AS s(id, state, snap)`,
+          [runId, ids, states, snaps],
+        );
+      }
+      return true;
+    });
+  }
+
+  async endRun(runId: string, workerId: string, now: Date, status: 'skipped' | 'failed', error: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE digest_runs SET status = $3, error = $4, finished_at = $5, lease_until = NULL
+       WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting') RETURNING id`,
+      [runId, workerId, status, error, now],
+    );
+    return rows.length > 0;
+  }
+
+  async releaseRun(runId: string, workerId: string, retryAt: Date, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE digest_runs SET lease_until = $3, error = $4 WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting')`,
+      [runId, workerId, retryAt, error],
+    );
+  }
+
+  async previousDigest(subscriptionId: string, before: Date) {
+    const runs = await this.db.query(
+      `SELECT * FROM digest_runs WHERE subscription_id = $1 AND scheduled_for < $2 AND status IN ('posted', 'quiet')
+       ORDER BY scheduled_for DESC LIMIT 1`,
+      [subscriptionId, before],
+    );
+    if (!runs[0]) return null;
+    const run = toRun(runs[0]);
+    const shown = await this.db.query<{ signal_id: string; state: string; snapshot: unknown }>(
+      'SELECT signal_id, state, snapshot FROM digest_run_signals WHERE run_id = $1 ORDER BY signal_id',
+      [run.id],
+    );
+    return { run, shown: shown.map((s) => ({ signalId: s.signal_id, state: s.state, snapshot: json<ShownSignal['snapshot']>(s.snapshot) })) };
+  }
+
+  async listRuns(filter: { subscriptionId?: string; status?: RunStatus } = {}): Promise<DigestRun[]> {
+    const rows = await this.db.query(
+      `SELECT * FROM digest_runs WHERE ($1::text IS NULL OR subscription_id = $1) AND ($2::text IS NULL OR status = $2)
+       ORDER BY scheduled_for, id`,
+      [filter.subscriptionId ?? null, filter.status ?? null],
+    );
+    return rows.map(toRun);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}

@@ -1,0 +1,102 @@
+/** What the digest store keeps: subscriptions, scheduled runs, and the signals each digest showed. */
+export type Severity = 'low' | 'medium' | 'high';
+export type SubscriptionStatus = 'active' | 'paused' | 'failing';
+export type RunStatus = 'pending' | 'claimed' | 'posting' | 'posted' | 'quiet' | 'skipped' | 'failed';
+
+export interface Subscription {
+  id: string;
+  teamId: string | null;
+  /** Names the Linen API key the digest reads with (`keyRefOf`; never the key itself). */
+  keyRef: string;
+  channelId: string;
+  /** `daily`, `weekdays`, `weekends` or days such as `mon,wed,fri`. */
+  cadence: string;
+  /** `HH:MM`, wall clock in `timeZone`. */
+  time: string;
+  timeZone: string;
+  /** Empty: every customer the key sees. */
+  customerIds: string[];
+  minSeverity: Severity;
+  /** Post an "all clear" instead of staying quiet when nothing is open and nothing changed. */
+  allClear: boolean;
+  status: SubscriptionStatus;
+  failureReason: string | null;
+  /** Slack user id of the creator: told when the subscription starts failing. */
+  createdBy: string;
+  createdAt: Date;
+  nextRunAt: Date | null;
+}
+
+export type NewSubscription = Pick<
+  Subscription,
+  'keyRef' | 'channelId' | 'cadence' | 'time' | 'timeZone' | 'customerIds' | 'minSeverity' | 'allClear' | 'createdBy'
+> & { teamId?: string | null | undefined };
+
+export interface DigestRun {
+  id: string;
+  subscriptionId: string;
+  scheduledFor: Date;
+  status: RunStatus;
+  claimedBy: string | null;
+  leaseUntil: Date | null;
+  attempts: number;
+  channelId: string | null;
+  messageTs: string | null;
+  error: string | null;
+  finishedAt: Date | null;
+}
+
+/** What a digest showed of one signal, enough to describe it later once it is no longer listed. */
+export interface ShownSignal {
+  signalId: string;
+  /** `open` or `acknowledged` when shown. */
+  state: string;
+  snapshot: {
+    kind: string;
+    severity: Severity;
+    summary: string;
+    customerId: string | null;
+    departmentId: string | null;
+    itemId: string | null;
+    itemName: string | null;
+  };
+}
+
+/** What to insert for one due subscription: its run instants, and when it is next due. */
+export interface MaterializePlan {
+  runs: { scheduledFor: Date; status: 'pending' | 'skipped'; error?: string }[];
+  nextRunAt: Date | null;
+}
+
+export interface DigestStore {
+  readonly driver: 'pglite' | 'pg';
+  createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription>;
+  getSubscription(id: string): Promise<Subscription | null>;
+  listSubscriptions(filter?: { teamId?: string | null | undefined; channelId?: string | undefined }): Promise<Subscription[]>;
+  deleteSubscription(id: string): Promise<boolean>;
+  /** Pause, resume (with the next run after now) or mark active again. */
+  setStatus(id: string, status: SubscriptionStatus, now: Date, nextRunAt: Date | null): Promise<Subscription | null>;
+  /** Marks failing; true only for the call that moved it there (so the creator is told once). */
+  markFailing(id: string, reason: string, now: Date): Promise<boolean>;
+  /** For active subscriptions due by `now` (locked, SKIP LOCKED): insert the plan's runs and move `next_run_at`. */
+  materializeDue(now: Date, limit: number, plan: (s: Subscription) => MaterializePlan): Promise<{ created: number; skipped: number }>;
+  /** Claims runs due by `now` whose lease is free or expired (SKIP LOCKED); `posting` runs stay `posting`. */
+  claimRuns(workerId: string, now: Date, leaseMs: number, limit: number): Promise<DigestRun[]>;
+  /** Moves a claimed run to `posting` (renewing the lease); false when another worker owns it now. */
+  beginPosting(runId: string, workerId: string, now: Date, leaseMs: number, channelId: string): Promise<boolean>;
+  /** Ends a run as posted (with the message ts) or quiet, with what it showed, in one transaction. */
+  completeRun(
+    runId: string,
+    workerId: string,
+    now: Date,
+    outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[] },
+  ): Promise<boolean>;
+  /** Ends a run as skipped or failed. */
+  endRun(runId: string, workerId: string, now: Date, status: 'skipped' | 'failed', error: string): Promise<boolean>;
+  /** Gives a run back for a later attempt (status kept, lease until `retryAt`). */
+  releaseRun(runId: string, workerId: string, retryAt: Date, error: string): Promise<void>;
+  /** The latest posted or quiet run of the subscription before `before`, with what it showed. */
+  previousDigest(subscriptionId: string, before: Date): Promise<{ run: DigestRun; shown: ShownSignal[] } | null>;
+  listRuns(filter?: { subscriptionId?: string; status?: RunStatus }): Promise<DigestRun[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,68 @@
+/**
+ * `npm start`: the Slack bot. With Slack settings in the environment it serves Slack (HTTP or Socket Mode);
+ * with none it runs the console on embedded defaults (sandbox API, demo key). `--ask "/linen signals"`
+ * answers one command in the console and exits.
+ */
+import { pathToFileURL } from 'node:url';
+import { startBot } from './app.ts';
+import { ConfigError, isConsoleMode, loadConfig } from './config.ts';
+import { runConsole } from './console/run.ts';
+
+export interface Cli {
+  ask?: string | undefined;
+  help: boolean;
+}
+
+export function parseArgs(argv: readonly string[]): Cli {
+  const cli: Cli = { help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--ask') {
+      const v = argv[i + 1];
+      if (v === undefined) throw new ConfigError('--ask needs a command, e.g. --ask "/linen signals".');
+      cli.ask = v;
+      i++;
+    } else if (a.startsWith('--ask=')) cli.ask = a.slice(6);
+    else if (a === '--help' || a === '-h') cli.help = true;
+    else throw new ConfigError(`unknown argument "${a}" (use --ask "/linen ..." or no argument).`);
+  }
+  return cli;
+}
+
+const USAGE = `Usage: npm start [-- --ask "/linen signals"]
+Without SLACK_* settings: a console on the sandbox API. With SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET
+(or SLACK_APP_TOKEN): the Slack bot. See slack-bot/README.md.`;
+
+export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
+  const cli = parseArgs(argv);
+  if (cli.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (cli.ask !== undefined || isConsoleMode(env)) {
+    return runConsole({ env, ask: cli.ask });
+  }
+  const config = loadConfig(env);
+  const bot = await startBot(config);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  bot.logger.info('stopping');
+  await bot.stop();
+  return 0;
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isEntry || process.env.LINEN_BOT_BUNDLED === '1') {
+  process.stdout.on('error', () => {});
+  main(process.argv.slice(2), process.env).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      if (err instanceof ConfigError) console.error(`linen-bot: ${err.message}`);
+      else console.error(`linen-bot: could not start: ${(err as Error)?.message ?? String(err)}`);
+      process.exit(1);
+    },
+  );
+}

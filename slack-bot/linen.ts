@@ -1,0 +1,106 @@
+/**
+ * The bot's access to the Linen API: one shared client (undici, keep-alive, client-side pacing) for the
+ * workspace's key, plus a short-lived cache of the key's customers so that resolving a name typed in a
+ * command does not cost a request every time.
+ */
+import { createLinenClient, type LinenClient } from '../shared/node.ts';
+import { ConfigurationError, NotFoundError } from '../shared/errors.ts';
+import { closeMatches, resolveCustomerFrom } from '../shared/reports/lookup.ts';
+import type { Customer } from '../shared/schemas/customers.ts';
+
+/** No key is configured for this workspace: every command answers so, nothing is sent to the API. */
+export class NoKeyError extends ConfigurationError {
+  constructor() {
+    super('LINEN_API_KEY is not set', "No Linen API key is configured for this workspace yet; ask whoever runs the bot to set LINEN_API_KEY.");
+  }
+}
+
+export type CustomerChoice =
+  | { kind: 'found'; customer: Customer }
+  | { kind: 'choose'; input: string; matches: Customer[] }
+  | { kind: 'none'; input: string };
+
+export interface LinenServiceOptions {
+  apiKey?: string | undefined;
+  baseUrl: string;
+  timeZone: string;
+  /** A ready client (tests, benchmarks); otherwise one is created from the options above. */
+  client?: LinenClient | undefined;
+  /** How long the customer list is reused (default 60 s). */
+  customerTtlMs?: number | undefined;
+  now?: (() => number) | undefined;
+}
+
+export class LinenService {
+  readonly timeZone: string;
+  readonly #client: LinenClient | undefined;
+  readonly #ttl: number;
+  readonly #now: () => number;
+  #customers: { at: number; list: Promise<Customer[]> } | undefined;
+
+  constructor(options: LinenServiceOptions) {
+    this.timeZone = options.timeZone;
+    this.#ttl = options.customerTtlMs ?? 60_000;
+    this.#now = options.now ?? Date.now;
+    if (options.client) this.#client = options.client;
+    else if (options.apiKey) {
+      this.#client = createLinenClient({
+        apiKey: options.apiKey,
+        baseUrl: options.baseUrl,
+        timeZone: options.timeZone,
+        // A Slack answer may take a while (respond() accepts it for 30 minutes), but not forever.
+        timeBudgetMs: 60_000,
+        maxRetries: 2,
+        userAgent: 'linen-connect-slack/0.1',
+      });
+    }
+  }
+
+  get hasKey(): boolean {
+    return this.#client !== undefined;
+  }
+
+  /** The client, or a NoKeyError when the workspace has no key. */
+  get client(): LinenClient {
+    if (!this.#client) throw new NoKeyError();
+    return this.#client;
+  }
+
+  /** The key's customers (cached for a minute; a failed listing is not cached). */
+  customers(): Promise<Customer[]> {
+    const now = this.#now();
+    if (this.#customers && now - this.#customers.at < this.#ttl) return this.#customers.list;
+    const list = this.client.customers.list().all();
+    const entry = { at: now, list };
+    this.#customers = entry;
+    list.catch(() => {
+      if (this.#customers === entry) this.#customers = undefined;
+    });
+    return list;
+  }
+
+  /**
+   * A customer typed as an id or a name. An exact id or name wins; otherwise a single name containing what
+   * was typed is taken, and several candidates are offered to choose from.
+   */
+  async resolveCustomer(input: string): Promise<CustomerChoice> {
+    const customers = await this.customers();
+    try {
+      return { kind: 'found', customer: resolveCustomerFrom(input, customers) };
+    } catch (err) {
+      if (!(err instanceof NotFoundError) && !(err instanceof Error && err.name === 'InvalidParamsError')) throw err;
+    }
+    const matches = closeMatches(input, customers, 8);
+    const q = fold(input);
+    const containing = matches.filter((c) => fold(c.name).includes(q));
+    if (containing.length === 1 && matches.length === 1) return { kind: 'found', customer: containing[0]! };
+    if (matches.length === 0) return { kind: 'none', input: input.trim() };
+    return { kind: 'choose', input: input.trim(), matches };
+  }
+
+  async close(): Promise<void> {
+    await this.#client?.close();
+  }
+}
+
+const fold = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();

@@ -1,0 +1,27 @@
+/**
+ * The `/linen` slash command: acknowledge at once (Slack allows 3 seconds), then answer through the
+ * command's response_url with an ephemeral message.
+ */
+import type { App } from '@slack/bolt';
+import { answerText } from '../../commands/answer.ts';
+import type { BotDeps } from '../index.ts';
+
+export const COMMAND_NAME = '/linen';
+
+export function register(app: App, deps: BotDeps): void {
+  app.command(COMMAND_NAME, async ({ command, ack, respond }) => {
+    await ack();
+    // Let other requests that are already waiting be acknowledged before this one's work starts.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const started = Date.now();
+    const message = await answerText(command.text, deps);
+    try {
+      await respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
+      deps.logger.debug(`/linen ${message.command} answered in ${Date.now() - started} ms`);
+    } catch (err) {
+      deps.logger.warn(`/linen ${message.command}: the answer could not be delivered through response_url: ${(err as Error).message}`);
+    }
+  });
+}
+
+export default { register };

@@ -1,0 +1,17 @@
+/** Every listener, registered the way slack-samples/bolt-ts-starter-template does: one `register` per kind. */
+import type { App } from '@slack/bolt';
+import type { LinenService } from '../linen.ts';
+import type { BotLogger } from '../logger.ts';
+import actions from './actions/index.ts';
+import commands from './commands/index.ts';
+
+export interface BotDeps {
+  linen: LinenService;
+  logger: BotLogger;
+  now?: (() => number) | undefined;
+}
+
+export function registerListeners(app: App, deps: BotDeps): void {
+  commands.register(app, deps);
+  actions.register(app, deps);
+}

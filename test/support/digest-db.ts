@@ -1,0 +1,58 @@
+/** Digest stores for tests: PGlite in memory, and a fresh schema on TEST_DATABASE_URL (dropped afterwards). */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openPg, openPglite, storeOver, type DigestStore, type SqlExecutor } from '../../slack-bot/digests/storage/index.ts';
+
+export const PG_URL = process.env.TEST_DATABASE_URL;
+
+export interface TestDb {
+  driver: 'pglite' | 'pg';
+  store: DigestStore;
+  /** For PostgreSQL: the schema and URL other processes can join. */
+  schema?: string;
+  url?: string;
+  /** Another store on the same database (a second replica). */
+  another(): Promise<DigestStore>;
+  close(): Promise<void>;
+}
+
+let sharedPglite: Promise<{ db: SqlExecutor; store: DigestStore }> | undefined;
+
+export const drivers: ('pglite' | 'pg')[] = PG_URL ? ['pglite', 'pg'] : ['pglite'];
+
+export function freshSchema(): string {
+  return `digest_test_${randomBytes(5).toString('hex')}`;
+}
+
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await c.end();
+}
+
+export async function openTestDb(driver: 'pglite' | 'pg'): Promise<TestDb> {
+  if (driver === 'pglite') {
+    // One embedded database per test process (it takes a few seconds to start); emptied between tests.
+    sharedPglite ??= openPglite().then(async (db) => ({ db, store: await storeOver(db) }));
+    const { db, store } = await sharedPglite;
+    await db.query('TRUNCATE digest_run_signals, digest_runs, digest_subscriptions');
+    return { driver, store, another: async () => store, close: async () => {} };
+  }
+  if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = freshSchema();
+  const extra: DigestStore[] = [];
+  const store = await storeOver(await openPg({ connectionString: PG_URL, schema }));
+  return {
+    driver, store, schema, url: PG_URL,
+    async another() {
+      const s = await storeOver(await openPg({ connectionString: PG_URL, schema }));
+      extra.push(s);
+      return s;
+    },
+    async close() {
+      await Promise.all([store, ...extra].map((s) => s.close()));
+      await dropSchema(PG_URL, schema);
+    },
+  };
+}

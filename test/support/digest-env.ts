@@ -1,0 +1,56 @@
+/** A digest test bench: sandbox over HTTP, fake Slack, a store, a manual clock and tick helpers. */
+import { WebClient } from '@slack/web-api';
+import { loadSandboxData, startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { createLinenClient, type LinenClient } from '../../shared/node.ts';
+import { ManualClock } from '../../slack-bot/digests/clock.ts';
+import { DigestEngine, type EngineOptions } from '../../slack-bot/digests/engine.ts';
+import { runDigestTick } from '../../slack-bot/digests/runner.ts';
+import { ChannelPacer } from '../../slack-bot/digests/slack.ts';
+import { openTestDb, type TestDb } from './digest-db.ts';
+import { startFakeSlack, type FakeSlack } from './digest-slack.ts';
+import { clientsByKeyRef } from '../../slack-bot/digests/key-ref.ts';
+
+export const KEY = 'lk_live_demo_all_access';
+export const TZ = 'America/Chicago';
+export const TODAY = '2026-11-05';
+
+export interface DigestEnv {
+  db: TestDb;
+  sandbox: Sandbox;
+  slack: FakeSlack;
+  web: WebClient;
+  clock: ManualClock;
+  linenClientFor(key: string): LinenClient;
+  engine(opts?: Partial<EngineOptions>): DigestEngine;
+  tick(engine?: DigestEngine): ReturnType<typeof runDigestTick>;
+  close(): Promise<void>;
+}
+
+export function webClient(url: string): WebClient {
+  return new WebClient('xoxb-test', { slackApiUrl: url, rejectRateLimitedCalls: true, retryConfig: { retries: 0 }, logLevel: 'error' as never });
+}
+
+export async function startDigestEnv(driver: 'pglite' | 'pg'): Promise<DigestEnv> {
+  const data = structuredClone(await loadSandboxData({ today: TODAY, timeZone: TZ, seed: 'linen' }));
+  const sandbox = await startSandbox({ port: 0, data, today: TODAY, rateLimit: { limit: 100_000, windowMs: 60_000 } });
+  const slack = await startFakeSlack();
+  const clock = new ManualClock('2026-11-05T12:00:00Z');
+  slack.now = () => clock.now().getTime();
+  const db = await openTestDb(driver);
+  const linenClientFor = clientsByKeyRef([KEY], (apiKey) =>
+    createLinenClient({ apiKey, baseUrl: sandbox.baseUrl, timeZone: TZ, pacing: false, maxRetries: 0 }),
+  );
+  const web = webClient(slack.url);
+  const pacer = new ChannelPacer(0);
+  const engine = (opts: Partial<EngineOptions> = {}) =>
+    new DigestEngine({ store: db.store, clock, workerId: 'w-main', retry: { baseDelayMs: 10 }, ...opts });
+  const main = engine();
+  return {
+    db, sandbox, slack, web, clock, linenClientFor, engine,
+    tick: (e = main) => runDigestTick({ engine: e, slack: web, linenClientFor, pacer }),
+    async close() {
+      await linenClientFor.close();
+      await Promise.all([sandbox.close(), slack.close(), db.close()]);
+    },
+  };
+}

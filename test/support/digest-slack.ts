@@ -1,0 +1,105 @@
+/** A fake Slack Web API on loopback: records calls, serves channel history with metadata, injects errors. */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: unknown[];
+  metadata: { event_type: string; event_payload: Record<string, unknown> } | null;
+  at: number;
+}
+
+export interface FakeSlack {
+  url: string;
+  calls: { method: string; body: Record<string, unknown>; at: number }[];
+  messages: FakeMessage[];
+  /** Channels the bot is a member of (conversations.info); others answer is_member false. */
+  members: Set<string>;
+  /** channel -> error answered by chat.postMessage (e.g. not_in_channel). */
+  failures: Map<string, string>;
+  /** Next N chat.postMessage calls answer 429 with this Retry-After (seconds). */
+  rateLimit: { count: number; retryAfter: number };
+  /** Epoch ms used for message ts (defaults to Date.now). */
+  now: () => number;
+  posts(channel?: string): FakeMessage[];
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  if ((req.headers['content-type'] ?? '').includes('json')) return raw ? JSON.parse(raw) : {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(raw)) {
+    out[k] = (k === 'blocks' || k === 'metadata') && (v.startsWith('[') || v.startsWith('{')) ? safeJson(v) : v;
+  }
+  return out;
+}
+const safeJson = (v: string) => {
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+};
+
+export async function startFakeSlack(): Promise<FakeSlack> {
+  let seq = 0;
+  const fake: Omit<FakeSlack, 'url' | 'close'> = {
+    calls: [], messages: [], members: new Set(), failures: new Map(), rateLimit: { count: 0, retryAfter: 1 }, now: Date.now,
+    posts(channel) {
+      return this.messages.filter((m) => channel === undefined || m.channel === channel);
+    },
+  };
+  const server = createServer(async (req, res) => {
+    const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0]!;
+    const body = await readBody(req);
+    fake.calls.push({ method, body, at: Date.now() });
+    const send = (obj: Record<string, unknown>, status = 200, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(obj));
+    };
+    const channel = String(body.channel ?? '');
+    if (method === 'chat.postMessage') {
+      if (fake.rateLimit.count > 0) {
+        fake.rateLimit.count--;
+        return send({ ok: false, error: 'ratelimited' }, 429, { 'retry-after': String(fake.rateLimit.retryAfter) });
+      }
+      const err = fake.failures.get(channel);
+      if (err) return send({ ok: false, error: err });
+      const ts = `${Math.floor(fake.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
+      fake.messages.push({
+        channel, ts, text: String(body.text ?? ''), blocks: (body.blocks as unknown[]) ?? [],
+        metadata: (body.metadata as FakeMessage['metadata']) ?? null, at: Date.now(),
+      });
+      return send({ ok: true, channel, ts, message: { ts } });
+    }
+    if (method === 'conversations.history') {
+      const oldest = Number(body.oldest ?? 0);
+      const withMeta = String(body.include_all_metadata) === 'true';
+      const msgs = fake.messages
+        .filter((m) => m.channel === channel && Number(m.ts) >= oldest)
+        .reverse()
+        .map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(withMeta && m.metadata ? { metadata: m.metadata } : {}) }));
+      return send({ ok: true, messages: msgs, has_more: false });
+    }
+    if (method === 'conversations.info') {
+      if (fake.failures.get(channel) === 'channel_not_found') return send({ ok: false, error: 'channel_not_found' });
+      return send({ ok: true, channel: { id: channel, is_member: fake.members.has(channel), is_im: channel.startsWith('D') } });
+    }
+    send({ ok: false, error: 'unknown_method' });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return Object.assign(fake as FakeSlack, {
+    url: `http://127.0.0.1:${port}/api/`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * A fake Slack on loopback, for driving the real bot over HTTP:
+ * - the Web API (`SLACK_API_URL` points at `/api/`): auth.test, conversations.open, chat.postMessage,
+ *   files.getUploadURLExternal, files.completeUploadExternal, recording every call with its parameters;
+ * - the upload URL the second step of files.uploadV2 posts the bytes to (kept, for checking the PDF);
+ * - response_url sinks (`/response/<id>`) that record what the bot posts through respond().
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ApiCall {
+  method: string;
+  params: Record<string, unknown>;
+  authorization: string | undefined;
+}
+
+export interface SinkPost {
+  id: string;
+  body: Record<string, any>;
+  at: number;
+}
+
+export interface Upload {
+  fileId: string;
+  bytes: Buffer;
+  contentType: string | undefined;
+}
+
+export interface FakeSlack {
+  origin: string;
+  apiUrl: string;
+  calls: ApiCall[];
+  posts: SinkPost[];
+  uploads: Upload[];
+  /** A fresh response_url. */
+  responseUrl(): { id: string; url: string };
+  /** The posts a response_url received. */
+  postsTo(id: string): SinkPost[];
+  /** Wait until `id` has received at least `n` posts. */
+  waitForPosts(id: string, n?: number, timeoutMs?: number): Promise<SinkPost[]>;
+  /** Wait until the Web API saw a call of `method`. */
+  waitForCall(method: string, timeoutMs?: number): Promise<ApiCall>;
+  /** Make a Web API method answer `{ ok: false, error }`. */
+  failMethod(method: string, error: string | null): void;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function parseParams(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
+  const text = raw.toString('utf8');
+  if (contentType?.includes('application/json')) return JSON.parse(text || '{}') as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(text)) out[k] = v;
+  return out;
+}
+
+export async function startFakeSlack(): Promise<FakeSlack> {
+  const calls: ApiCall[] = [];
+  const posts: SinkPost[] = [];
+  const uploads: Upload[] = [];
+  const failures = new Map<string, string>();
+  const waiters = new Set<() => void>();
+  const notify = () => {
+    for (const w of [...waiters]) w();
+  };
+  let nextSink = 0;
+  let nextFile = 0;
+  let origin = '';
+
+  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const raw = await readBody(req);
+      if (url.pathname.startsWith('/response/')) {
+        const id = url.pathname.slice('/response/'.length);
+        posts.push({ id, body: JSON.parse(raw.toString('utf8') || '{}'), at: Date.now() });
+        notify();
+        return json(res, 200, { ok: true });
+      }
+      if (url.pathname.startsWith('/upload/')) {
+        const fileId = url.pathname.slice('/upload/'.length);
+        const ct = req.headers['content-type'];
+        let bytes = raw;
+        if (ct?.startsWith('multipart/form-data')) {
+          const form = await new Response(raw, { headers: { 'content-type': ct } }).formData();
+          const part = [...form.values()].find((v) => typeof v !== 'string');
+          if (part && typeof part !== 'string') bytes = Buffer.from(await part.arrayBuffer());
+        }
+        uploads.push({ fileId, bytes, contentType: ct });
+        notify();
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end(`OK - ${bytes.length}`);
+      }
+      if (url.pathname.startsWith('/api/')) {
+        const method = url.pathname.slice('/api/'.length);
+        const params = parseParams(raw, req.headers['content-type']);
+        calls.push({ method, params, authorization: req.headers.authorization });
+        notify();
+        const fail = failures.get(method);
+        if (fail) return json(res, 200, { ok: false, error: fail });
+        switch (method) {
+          case 'auth.test':
+            return json(res, 200, { ok: true, url: 'https://linen-test.slack.com/', team: 'Linen Test', user: 'linen', team_id: 'T0LINEN', user_id: 'U0BOT', bot_id: 'B0BOT' });
+          case 'conversations.open':
+            return json(res, 200, { ok: true, channel: { id: `D0${String(params.users ?? 'X')}` } });
+          case 'chat.postMessage':
+            return json(res, 200, { ok: true, channel: params.channel, ts: '1700000002.000300' });
+          case 'files.getUploadURLExternal': {
+            const fileId = `F0${++nextFile}`;
+            return json(res, 200, { ok: true, upload_url: `${origin}/upload/${fileId}`, file_id: fileId });
+          }
+          case 'files.completeUploadExternal': {
+            const files = JSON.parse(String(params.files ?? '[]')) as { id: string; title?: string }[];
+            return json(res, 200, { ok: true, files: files.map((f) => ({ id: f.id, title: f.title })) });
+          }
+          default:
+            return json(res, 200, { ok: false, error: 'unknown_method' });
+        }
+      }
+      res.writeHead(404);
+      res.end();
+    } catch (err) {
+      res.writeHead(500);
+      res.end(String(err));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const waitFor = <T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const tryNow = () => {
+        const v = check();
+        if (v !== undefined) {
+          waiters.delete(tryNow);
+          clearTimeout(timer);
+          resolve(v);
+        }
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(tryNow);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, timeoutMs);
+      waiters.add(tryNow);
+      tryNow();
+    });
+
+  return {
+    origin,
+    apiUrl: `${origin}/api/`,
+    calls,
+    posts,
+    uploads,
+    responseUrl() {
+      const id = `r${++nextSink}`;
+      return { id, url: `${origin}/response/${id}` };
+    },
+    postsTo: (id) => posts.filter((p) => p.id === id),
+    waitForPosts(id, n = 1, timeoutMs = 10_000) {
+      return waitFor(() => {
+        const got = posts.filter((p) => p.id === id);
+        return got.length >= n ? got : undefined;
+      }, timeoutMs, `${n} post(s) to ${id}`);
+    },
+    waitForCall(method, timeoutMs = 10_000) {
+      return waitFor(() => calls.find((c) => c.method === method), timeoutMs, `a ${method} call`);
+    },
+    failMethod(method, error) {
+      if (error === null) failures.delete(method);
+      else failures.set(method, error);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The bot under test: the sandbox Linen API, the fake Slack, and the bot's real HTTP receiver on loopback,
+ * configured through `loadConfig` exactly as from the environment. Every log line is captured and every
+ * message the bot sends is checked by the Block Kit validator as it arrives.
+ */
+import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { createLinenClient, type AsyncTransport, type LinenClient } from '../../shared/node.ts';
+import { UndiciTransport } from '../../shared/node.ts';
+import { startBot, type RunningBot } from '../../slack-bot/app.ts';
+import { loadConfig } from '../../slack-bot/config.ts';
+import { createLogger } from '../../slack-bot/logger.ts';
+import { validateMessage } from './slack-blockkit.ts';
+import { startFakeSlack, type FakeSlack } from './slack-fake.ts';
+import { blockActionsBody, commandBody, postSigned, type SignedPost } from './slack-sign.ts';
+
+export const TODAY = '2026-11-20';
+export const NOW = Date.parse(`${TODAY}T18:00:00.000Z`);
+export const TZ = 'America/Chicago';
+export const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
+export const BOT_TOKEN = 'xoxb-1111-2222-linentesttoken';
+
+/** Counts the list/get requests a client really sends, by path. */
+export function countingTransport(inner: AsyncTransport = new UndiciTransport()) {
+  const paths: string[] = [];
+  const transport: AsyncTransport = {
+    async request(req, opts) {
+      paths.push(new URL(req.url).pathname);
+      return inner.request(req, opts);
+    },
+    close: async () => {
+      await inner.close?.();
+    },
+  };
+  return { transport, paths };
+}
+
+export interface BotUnderTest {
+  bot: RunningBot;
+  url: string;
+  logs: string[];
+  paths: string[];
+  /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
+  command(text: string, opts?: SignedPost & { userId?: string }): Promise<{ status: number; body: string; ms: number; sink: string }>;
+  /** `/linen <text>` and its (first) answer through response_url. */
+  ask(text: string): Promise<Record<string, any>>;
+  click(actionId: string, value: string, opts?: { blockId?: string; userId?: string }): Promise<{ status: number; sink: string }>;
+  stop(): Promise<void>;
+}
+
+export interface Harness {
+  sandbox: Sandbox;
+  slack: FakeSlack;
+  /** Problems the validator found in any message the bot sent so far. */
+  problems: string[];
+  startBotWith(env: Record<string, string | undefined>, opts?: { maxRetries?: number }): Promise<BotUnderTest>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const sandbox = await startSandbox({ port: 0, today: TODAY, timeZone: TZ, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  const slack = await startFakeSlack();
+  const problems: string[] = [];
+  const bots: BotUnderTest[] = [];
+  // Validate every message as it reaches the fake Slack.
+  const origPush = slack.posts.push.bind(slack.posts);
+  slack.posts.push = (...items) => {
+    for (const p of items) if (!p.body.delete_original) problems.push(...validateMessage(p.body, `response ${p.id}`));
+    return origPush(...items);
+  };
+
+  return {
+    sandbox,
+    slack,
+    problems,
+    async startBotWith(envOverrides, opts = {}) {
+      const env: Record<string, string | undefined> = {
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        LINEN_BASE_URL: sandbox.baseUrl,
+        LINEN_API_KEY: 'lk_live_demo_all_access',
+        LINEN_TIMEZONE: TZ,
+        PORT: '0',
+        ...envOverrides,
+      };
+      const config = loadConfig(env);
+      const logs: string[] = [];
+      const logger = createLogger({ write: (line) => logs.push(line), level: 'debug' as never });
+      const counting = countingTransport();
+      let linenClient: LinenClient | undefined;
+      if (config.linen.apiKey) {
+        linenClient = createLinenClient({
+          apiKey: config.linen.apiKey,
+          baseUrl: config.linen.baseUrl,
+          timeZone: config.linen.timeZone,
+          transport: counting.transport,
+          pacing: false,
+          maxRetries: opts.maxRetries ?? 0,
+          now: () => NOW,
+        });
+      }
+      const bot = await startBot(config, { logger, linenClient, host: '127.0.0.1', now: () => NOW });
+      const url = `http://127.0.0.1:${bot.port}/slack/events`;
+      const but: BotUnderTest = {
+        bot,
+        url,
+        logs,
+        paths: counting.paths,
+        async command(text, o = {}) {
+          const sink = slack.responseUrl();
+          const r = await postSigned(url, SIGNING_SECRET, commandBody({ text, responseUrl: sink.url, userId: o.userId }), o);
+          return { ...r, sink: sink.id };
+        },
+        async ask(text) {
+          const r = await but.command(text);
+          if (r.status !== 200) throw new Error(`ack ${r.status}: ${r.body}`);
+          const [first] = await slack.waitForPosts(r.sink, 1, 15_000);
+          return first!.body;
+        },
+        async click(actionId, value, o = {}) {
+          const sink = slack.responseUrl();
+          const r = await postSigned(url, SIGNING_SECRET, blockActionsBody({ actionId, value, responseUrl: sink.url, ...o }));
+          return { status: r.status, sink: sink.id };
+        },
+        stop: () => bot.stop(),
+      };
+      bots.push(but);
+      return but;
+    },
+    async close() {
+      for (const b of bots) await b.stop();
+      await slack.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** Every text of a message (fallback, blocks, fields, buttons), joined: for content checks. */
+export function allText(msg: Record<string, any>): string {
+  const out: string[] = [String(msg.text ?? '')];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (k !== 'type' && k !== 'action_id' && k !== 'block_id') walk(x);
+  };
+  walk(msg.blocks);
+  return out.join('\n');
+}
+
+/** The buttons of a message, in order. */
+export function buttons(msg: Record<string, any>): { text: string; actionId: string; value: string; blockId?: string }[] {
+  const out: { text: string; actionId: string; value: string; blockId?: string }[] = [];
+  for (const b of (msg.blocks ?? []) as any[]) {
+    if (b.type === 'section' && b.accessory?.type === 'button') out.push({ text: b.accessory.text.text, actionId: b.accessory.action_id, value: b.accessory.value, blockId: b.block_id });
+    if (b.type === 'actions') for (const e of b.elements) out.push({ text: e.text.text, actionId: e.action_id, value: e.value, blockId: b.block_id });
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+/**
+ * Requests to the bot exactly as Slack sends them: form-encoded bodies signed with the signing secret
+ * (`v0=` + HMAC-SHA256 of `v0:<timestamp>:<body>`, headers x-slack-signature and x-slack-request-timestamp).
+ */
+import { createHmac } from 'node:crypto';
+
+export function signature(secret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+}
+
+export interface SignedPost {
+  /** Seconds since the epoch to sign with (default now). */
+  timestamp?: number;
+  /** Leave the signature headers out. */
+  unsigned?: boolean;
+  /** Sign with this secret instead. */
+  secret?: string;
+}
+
+export async function postSigned(url: string, secret: string, body: string, opts: SignedPost = {}): Promise<{ status: number; body: string; ms: number }> {
+  const ts = opts.timestamp ?? Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (!opts.unsigned) {
+    headers['x-slack-request-timestamp'] = String(ts);
+    headers['x-slack-signature'] = signature(opts.secret ?? secret, ts, body);
+  }
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', headers, body });
+  const text = await res.text();
+  return { status: res.status, body: text, ms: performance.now() - started };
+}
+
+export interface CommandFields {
+  text: string;
+  responseUrl: string;
+  userId?: string;
+  channelId?: string;
+  command?: string;
+}
+
+/** The form body of a slash command, with the fields Slack sends. */
+export function commandBody(f: CommandFields): string {
+  return new URLSearchParams({
+    token: 'deprecated-verification-token',
+    team_id: 'T0LINEN',
+    team_domain: 'linen-test',
+    channel_id: f.channelId ?? 'C0LINEN',
+    channel_name: 'linen-ops',
+    user_id: f.userId ?? 'U0COORD',
+    user_name: 'coordinator',
+    command: f.command ?? '/linen',
+    text: f.text,
+    api_app_id: 'A0LINEN',
+    is_enterprise_install: 'false',
+    response_url: f.responseUrl,
+    trigger_id: '1.2.3',
+  }).toString();
+}
+
+export interface ButtonClick {
+  actionId: string;
+  value: string;
+  blockId?: string;
+  responseUrl: string;
+  userId?: string;
+}
+
+/** The form body of a block_actions payload for a button in an ephemeral message. */
+export function blockActionsBody(c: ButtonClick): string {
+  const payload = {
+    type: 'block_actions',
+    user: { id: c.userId ?? 'U0COORD', username: 'coordinator', name: 'coordinator', team_id: 'T0LINEN' },
+    api_app_id: 'A0LINEN',
+    token: 'deprecated-verification-token',
+    container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0LINEN', is_ephemeral: true },
+    trigger_id: '1.2.4',
+    team: { id: 'T0LINEN', domain: 'linen-test' },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: 'C0LINEN', name: 'linen-ops' },
+    state: { values: {} },
+    response_url: c.responseUrl,
+    actions: [
+      {
+        action_id: c.actionId,
+        block_id: c.blockId ?? 'b1',
+        text: { type: 'plain_text', text: 'x', emoji: true },
+        value: c.value,
+        type: 'button',
+        action_ts: '1700000001.000200',
+      },
+    ],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}

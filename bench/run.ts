@@ -7,6 +7,9 @@ import { build } from 'esbuild';
 import { startSandbox, loadSandboxData } from '../sandbox/index.ts';
 import { createLinenClient } from '../shared/node.ts';
 import type { AsyncTransport } from '../shared/index.ts';
+import { benchDigests } from './digests.ts';
+import { benchSheets } from './sheets.ts';
+import { benchSlack } from './slack.ts';
 
 const KEY = 'lk_live_demo_all_access';
 const TODAY = '2026-11-05';
@@ -157,3 +160,7 @@ await benchSeed();
 await benchSandboxLatency();
 await benchClientEconomy();
 await benchBundle();
+await benchSheets(record);
+await benchSlack(record);
+await benchDigests(record);
+process.exit(0);

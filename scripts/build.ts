@@ -3,6 +3,7 @@
  * dist/sandbox/cli.js runs with plain `node` (no tsx, no node_modules needed beyond the bundle).
  */
 import { build, type BuildOptions } from 'esbuild';
+import { buildAppsScript } from './build-apps-script.ts';
 import { buildSlackBot } from './build-slack-bot.ts';
 
 const node: BuildOptions = {
@@ -21,3 +22,5 @@ console.log('built dist/sandbox/cli.js');
 
 await buildSlackBot();
 console.log('built dist/slack-bot/index.js');
+
+await buildAppsScript();

@@ -79,6 +79,20 @@ export type LinenClientSync = SyncResources & ClientInfo;
 
 const DEFAULT_UA = 'linen-connect/0.1';
 
+type ParsedUrl = Pick<URL, 'protocol' | 'origin' | 'href' | 'search' | 'hash' | 'username' | 'password'>;
+
+/** `URL` where the runtime has it. Apps Script's V8 has none: there, a strict parse of an http(s) address. */
+function parseUrl(href: string): ParsedUrl {
+  if (typeof URL === 'function') return new URL(href);
+  const m = /^(https?:)\/\/(?:([^@/?#]*)@)?([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d+))?(\/[^?#]*)?(\?[^#]+)?(#.+)?$/i.exec(href.trim());
+  if (!m) throw new TypeError(`Invalid URL: ${href}`);
+  const protocol = m[1]!.toLowerCase();
+  const port = m[4] && m[4] !== (protocol === 'https:' ? '443' : '80') ? `:${m[4]}` : '';
+  const origin = `${protocol}//${m[3]!.toLowerCase()}${port}`;
+  const [search, hash] = [m[6] ?? '', m[7] ?? ''];
+  return { protocol, origin, href: origin + (m[5] || '/') + search + hash, search, hash, username: m[2] ?? '', password: '' };
+}
+
 export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number): ResourceContext {
   if (typeof opts.apiKey !== 'string' || opts.apiKey.trim() === '') {
     throw new ConfigurationError('apiKey is missing', 'No Linen API key is set; add one in the settings.');
@@ -86,9 +100,9 @@ export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number
   if (/\s/.test(opts.apiKey)) {
     throw new ConfigurationError('apiKey contains whitespace', 'The Linen API key contains spaces or line breaks; paste it again.');
   }
-  let base: URL;
+  let base: ParsedUrl;
   try {
-    base = new URL(opts.baseUrl);
+    base = parseUrl(opts.baseUrl);
   } catch {
     throw new ConfigurationError(`baseUrl is not a URL: ${String(opts.baseUrl)}`);
   }

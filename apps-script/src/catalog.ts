@@ -1,0 +1,262 @@
+/**
+ * The custom functions of the add-on, declared once. The build generates the top-level `@customfunction`
+ * stubs and the Help page from this table; the runtime uses it for argument counts and messages.
+ * Pure data: no imports, so the build can read it without loading the client.
+ */
+
+export type ParamKind = 'customer' | 'date' | 'text' | 'ticket';
+
+export interface ParamSpec {
+  name: string;
+  kind: ParamKind;
+  /** One line for the JSDoc `@param` and the Help page. */
+  doc: string;
+  optional?: boolean;
+}
+
+export interface FunctionSpec {
+  name: string;
+  /** First line of the JSDoc: what the cell shows. */
+  summary: string;
+  params: ParamSpec[];
+  returns: string;
+  /** A formula that works against the sandbox data. */
+  example: string;
+}
+
+const customer = (optional = false, extra = ''): ParamSpec => ({
+  name: 'customer',
+  kind: 'customer',
+  doc: optional ? `Customer id or name; blank: all${extra}.` : 'Customer id or name.',
+  optional,
+});
+const from = (optional = false, what = 'first day'): ParamSpec => ({
+  name: 'from',
+  kind: 'date',
+  doc: `${what[0]!.toUpperCase()}${what.slice(1)} (date or YYYY-MM-DD)${optional ? '; blank: open' : ''}.`,
+  optional,
+});
+const to = (optional = false): ParamSpec => ({
+  name: 'to',
+  kind: 'date',
+  doc: `Last day (date or YYYY-MM-DD)${optional ? '; blank: open' : ''}.`,
+  optional,
+});
+const text = (name: string, doc: string): ParamSpec => ({ name, kind: 'text', doc, optional: true });
+const department = text('department', 'Department name or id; blank: all.');
+const item = text('item', 'Item name or id; blank: all.');
+
+export const FUNCTIONS: readonly FunctionSpec[] = [
+  {
+    name: 'LINEN_FILLRATE',
+    summary: 'Fill rate: pieces delivered / daily par.',
+    params: [customer(), from(), to(), department, item],
+    returns: 'A fraction (0.93 is 93 %); empty without a pieces par.',
+    example: '=LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31", "ICU")',
+  },
+  {
+    name: 'LINEN_DELIVERIES',
+    summary: 'Daily deliveries per day, department and item.',
+    params: [customer(), from(), to(), department, item],
+    returns: 'A table: Date, Customer, Department, Item, Delivered, Daily par, Fill rate.',
+    example: '=LINEN_DELIVERIES("Mercy General Hospital", "2026-10-01", "2026-10-07")',
+  },
+  {
+    name: 'LINEN_BALANCE',
+    summary: 'Outstanding balance in dollars.',
+    params: [customer(true)],
+    returns: 'Dollars (a Currency/Balance table when currencies differ).',
+    example: '=LINEN_BALANCE("Mercy General Hospital")',
+  },
+  {
+    name: 'LINEN_AGING',
+    summary: 'Receivables aging per customer.',
+    params: [customer(true)],
+    returns: 'A table: Customer, Currency, Current, 1-30 days, 31-60 days, 61+ days, Balance (dollars), with a total row per currency when several customers are shown.',
+    example: '=LINEN_AGING()',
+  },
+  {
+    name: 'LINEN_TICKET',
+    summary: 'Status of a quality ticket.',
+    params: [{ name: 'ticket_number', kind: 'ticket', doc: 'The ticket number, e.g. "TKT-26-00417" (or a range of them).' }],
+    returns: 'Submitted, Acknowledged, In progress or Resolved (a column of them for a range).',
+    example: '=LINEN_TICKET("TKT-26-00001")',
+  },
+  {
+    name: 'LINEN_SIGNALS',
+    summary: 'Inventory signals (nightly advisories).',
+    params: [
+      text('kind', 'Signal kind, e.g. "shortfall_streak"; blank: all.'),
+      text('status', 'open, acknowledged, dismissed or resolved; blank for open and acknowledged.'),
+      customer(true),
+    ],
+    returns: 'A table: Severity, Kind, Status, Customer, Department, Item, Summary, Suggested order, Window start, Window end, Generated.',
+    example: '=LINEN_SIGNALS("shortfall_streak")',
+  },
+  {
+    name: 'LINEN_CUSTOMERS',
+    summary: 'The customers the key sees.',
+    params: [],
+    returns: 'A table: Id, Name, Group, Departments, Created.',
+    example: '=LINEN_CUSTOMERS()',
+  },
+  {
+    name: 'LINEN_DEPARTMENTS',
+    summary: 'Departments of a customer.',
+    params: [customer()],
+    returns: 'A table: Id, Customer, Name, Cost center.',
+    example: '=LINEN_DEPARTMENTS("Mercy General Hospital")',
+  },
+  {
+    name: 'LINEN_ITEMS',
+    summary: 'Linen items of the key\'s customers.',
+    params: [customer(true)],
+    returns: 'A table: Id, SKU, Name, Category, Unit of measure, Weight (lb).',
+    example: '=LINEN_ITEMS()',
+  },
+  {
+    name: 'LINEN_MANIFESTS',
+    summary: 'Manifests (window: delivery day).',
+    params: [
+      customer(true),
+      from(true, 'first delivery day'),
+      to(true),
+      department,
+      text('type', 'normal, rewash or new_linen; blank: all.'),
+      text('status', 'collected, received, cleaned, staged or delivered; blank: all.'),
+    ],
+    returns: 'A table: Manifest, Type, Status, Customer, Department, Collected, Delivered, Soil (lb), Clean (lb), Clean pieces, Variance, Within tolerance, Amount ($).',
+    example: '=LINEN_MANIFESTS("Mercy General Hospital", "2026-10-01", "2026-10-07")',
+  },
+  {
+    name: 'LINEN_INVENTORY',
+    summary: 'Inventory totals per item.',
+    params: [customer(true)],
+    returns: 'A table: Item, Total owned, At customer, At facility, In transit, Retired.',
+    example: '=LINEN_INVENTORY("Harborview Hotel")',
+  },
+  {
+    name: 'LINEN_PAR',
+    summary: 'Par levels per department and item.',
+    params: [customer(true), department],
+    returns: 'A table: Customer, Department, Item, Par, Par unit, Reorder threshold.',
+    example: '=LINEN_PAR("Mercy General Hospital")',
+  },
+  {
+    name: 'LINEN_UNITS',
+    summary: 'Units (wards, floors, rooms).',
+    params: [customer(true)],
+    returns: 'A table: Id, Customer, Name, Building, Floor, Unit type, Cost center, Carts, Active.',
+    example: '=LINEN_UNITS("Mercy General Hospital")',
+  },
+  {
+    name: 'LINEN_CARTS',
+    summary: 'Carts, closets and linen rooms.',
+    params: [customer(true), text('unit', 'Unit name or id; blank: all.')],
+    returns: 'A table: Id, Customer, Unit, Name, Kind, Stocking, Count days, Active, Par lines.',
+    example: '=LINEN_CARTS("Mercy General Hospital")',
+  },
+  {
+    name: 'LINEN_COUNTS',
+    summary: 'Cart counts, one row per item line.',
+    params: [
+      customer(true),
+      from(true, 'first count day (blank: the last 7 days)'),
+      to(true),
+      text('unit', 'Unit name or id; blank: all.'),
+      text('cart', 'Cart name or id; blank: all.'),
+      text('status', 'pending, in_progress, counted, verified or assumed; blank: all.'),
+    ],
+    returns: 'A table: Date, Customer, Unit, Cart, Status, Unscheduled, Counted, Verified, Item, Par, On hand, Required, Delivered, Extra, Returned.',
+    example: '=LINEN_COUNTS("Mercy General Hospital", "2026-10-01", "2026-10-07")',
+  },
+  {
+    name: 'LINEN_INVENTORY_STATUS',
+    summary: 'Pieces per item and status.',
+    params: [customer(true), item],
+    returns: 'A table: Item, Status, Quantity.',
+    example: '=LINEN_INVENTORY_STATUS("Harborview Hotel")',
+  },
+  {
+    name: 'LINEN_NEW_LINEN',
+    summary: 'New-linen injections (window: cleaned day).',
+    params: [customer(true), from(true), to(true)],
+    returns: 'A table: Date, Manifest, Customer, Department, Item, Pieces, Soil (lb), Injected (lb).',
+    example: '=LINEN_NEW_LINEN("Mercy General Hospital", "2026-09-01", "2026-10-31")',
+  },
+  {
+    name: 'LINEN_REWASH',
+    summary: 'Rewash batches (window: discovered day).',
+    params: [customer(true), from(true), to(true), text('status', 'pending, consumed or voided; blank: all.')],
+    returns: 'A table: Discovered, Status, Customer, Department, Parent manifest, Held (lb), Soil rewash (lb), Error rewash (lb), Consumed by, Consumed on.',
+    example: '=LINEN_REWASH("Mercy General Hospital", "2026-10-01", "2026-10-31")',
+  },
+  {
+    name: 'LINEN_INVOICES',
+    summary: 'Invoices (window: issue day).',
+    params: [customer(true), from(true), to(true), text('status', 'sent, partially_paid or paid; blank: all.')],
+    returns: 'A table: Invoice, Status, Customer, Issued, Due, Paid, Subtotal, Surcharges, Tax, Total, Balance, Currency (amounts in dollars).',
+    example: '=LINEN_INVOICES("Mercy General Hospital", , , "sent")',
+  },
+  {
+    name: 'LINEN_PAYMENTS',
+    summary: 'Payments (window: received day).',
+    params: [customer(true), from(true), to(true)],
+    returns: 'A table: Received, Customer, Kind, Status, Amount, Currency, Returned, Invoices.',
+    example: '=LINEN_PAYMENTS("Mercy General Hospital", "2026-09-01", "2026-10-31")',
+  },
+  {
+    name: 'LINEN_PURCHASE_ORDERS',
+    summary: 'Purchase orders.',
+    params: [customer(true), from(true), to(true), text('status', 'pending, active, closed or cancelled; blank: all.')],
+    returns: 'A table: PO number, Status, Customer, Started, Expires, Total, Spent, Remaining, Currency (amounts in dollars).',
+    example: '=LINEN_PURCHASE_ORDERS()',
+  },
+  {
+    name: 'LINEN_ORDERS',
+    summary: 'Direct-sales orders (window: placed day).',
+    params: [
+      customer(true),
+      from(true),
+      to(true),
+      text('stage', 'draft, submitted, in_production, shipped, delivered or cancelled; blank: all.'),
+    ],
+    returns: 'A table: Order, Stage, Customer, Placed, Requested, Confirmed, Delivered, Orderer, Wearer, Wearer department, Lines, Subtotal ($), Total ($), PO.',
+    example: '=LINEN_ORDERS("Harborview Hotel")',
+  },
+  {
+    name: 'LINEN_TICKETS',
+    summary: 'Quality tickets (window: creation day).',
+    params: [
+      customer(true),
+      from(true),
+      to(true),
+      text('status', 'new, acknowledged, in_progress, resolved or verified; blank: all.'),
+    ],
+    returns: 'A table: Ticket, Status, Kind, Subject, Created, Acknowledged, Resolved, Last correspondence, Resolution.',
+    example: '=LINEN_TICKETS("Mercy General Hospital")',
+  },
+  {
+    name: 'LINEN_RATINGS',
+    summary: 'Delivery ratings (window: rating day).',
+    params: [customer(true), from(true), to(true)],
+    returns: 'A table: Rated, Customer, Manifest, On time, Quality (1-5), Note.',
+    example: '=LINEN_RATINGS("Mercy General Hospital")',
+  },
+];
+
+/** Top-level functions the menu, the triggers and the dialogs call (no `@customfunction`). */
+export const UI_ENTRY_POINTS: readonly { name: string; params: string[]; doc: string }[] = [
+  { name: 'onOpen', params: ['e'], doc: 'Adds the Linen Connect menu when the spreadsheet opens.' },
+  { name: 'onInstall', params: ['e'], doc: 'Adds the menu right after the add-on is installed.' },
+  { name: 'linenShowKeyDialog', params: [], doc: 'Menu: Set API key...' },
+  { name: 'linenShowAddressDialog', params: [], doc: 'Menu: Set API address...' },
+  { name: 'linenRefreshData', params: [], doc: 'Menu: Refresh data.' },
+  { name: 'linenShowHelp', params: [], doc: 'Menu: Help.' },
+  { name: 'linenDialogState', params: [], doc: 'Dialog: the current settings, with the key masked.' },
+  { name: 'linenSaveApiKey', params: ['key'], doc: 'Dialog: checks a key against the API and saves it.' },
+  { name: 'linenClearApiKey', params: [], doc: 'Dialog: removes your saved key.' },
+  { name: 'linenSaveBaseUrl', params: ['url'], doc: 'Dialog: checks an API address and saves it for this spreadsheet.' },
+];
+
+export const FUNCTION_NAMES = FUNCTIONS.map((f) => f.name);

@@ -1,0 +1,205 @@
+/**
+ * One execution's view of the world: settings, the client (UrlFetchApp transport, Utilities.sleep, pacing
+ * shared through CacheService), cached listings, and the argument readers every function uses.
+ */
+import {
+  createLinenClientSync,
+  resolveCustomerFrom,
+  type Customer,
+  type Item,
+  type LinenClientSync,
+  type SyncPaged,
+} from '../../shared/index.ts';
+import { dayInZone, isIsoDay } from '../../shared/dates.ts';
+import { cachedRows, type Scope } from './cache.ts';
+import type { Zones } from './format.ts';
+import { cachePacingStore, readSettings, sha256, sleep, urlFetchTransport, type Settings } from './gas.ts';
+import { ArgError, cellMessage, missingKeyMessage, worthCaching } from './messages.ts';
+
+/** Sheets stops a custom function after 30 s; keep a margin for returning the value. */
+export const EXECUTION_MS = 28_000;
+
+type Lister = (...args: unknown[]) => SyncPaged<Record<string, unknown>>;
+
+export function makeClient(settings: Settings, apiKey: string, timeBudgetMs: number): LinenClientSync {
+  return createLinenClientSync({
+    apiKey,
+    baseUrl: settings.baseUrl,
+    timeZone: settings.orgTimeZone,
+    transport: urlFetchTransport,
+    sleep,
+    pacing: { limit: 120, windowMs: 60_000, store: cachePacingStore(sha256(apiKey)) },
+    timeBudgetMs,
+  });
+}
+
+const norm = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+
+export class Context {
+  readonly settings: Settings;
+  readonly zones: Zones;
+  readonly started: number;
+  private readonly apiKey_: string;
+  private client_: LinenClientSync | undefined;
+  private readonly scope_: Scope;
+
+  constructor(started = Date.now()) {
+    this.started = started;
+    this.settings = readSettings();
+    if (!this.settings.apiKey) throw new ArgError(missingKeyMessage());
+    this.apiKey_ = this.settings.apiKey;
+    this.zones = { org: this.settings.orgTimeZone, sheet: this.settings.sheetTimeZone };
+    this.scope_ = {
+      baseUrl: this.settings.baseUrl,
+      keyHash: sha256(this.apiKey_),
+      generation: this.settings.generation,
+      deadline: started + EXECUTION_MS,
+    };
+  }
+
+  get secrets(): string[] {
+    return [this.apiKey_];
+  }
+
+  remaining_(): number {
+    return Math.max(1_000, this.started + EXECUTION_MS - Date.now());
+  }
+
+  get client(): LinenClientSync {
+    this.client_ ??= makeClient(this.settings, this.apiKey_, this.remaining_());
+    return this.client_;
+  }
+
+  /** Every row of a listing, through the shared cache. `name` is `resource.method`. */
+  list<T>(name: string, params: Record<string, unknown> = {}): T[] {
+    const clean: Record<string, unknown> = {};
+    for (const k of Object.keys(params).sort()) if (params[k] !== undefined) clean[k] = params[k];
+    const [resource, method] = name.split('.') as [string, string];
+    return cachedRows(
+      this.scope_,
+      `${name} ${JSON.stringify(clean)}`,
+      () => {
+        const r = (this.client as unknown as Record<string, Record<string, Lister>>)[resource]![method]!;
+        // Departments take the customer in the path; every other listing takes its filters as one object.
+        const paged = method === 'departments' ? r(clean.customerId) : r(clean);
+        return paged.all({ timeBudgetMs: this.remaining_() - 500 });
+      },
+      (e) => ({ message: cellMessage(e, this.secrets), cache: worthCaching(e) }),
+    ) as T[];
+  }
+
+  customers(): Customer[] {
+    return this.list<Customer>('customers.list');
+  }
+
+  customer(input: unknown): Customer {
+    return resolveCustomerFrom(text(input, 'customer')!, this.customers());
+  }
+
+  customerName(id: string | null | undefined): string {
+    if (!id) return '';
+    return this.customers().find((c) => c.id === id)?.name ?? id;
+  }
+
+  departmentName(id: string | null | undefined): string {
+    if (!id) return '';
+    for (const c of this.customers()) for (const d of c.departments) if (d.id === id) return d.name;
+    return id;
+  }
+
+  /** A department by id or name, within one customer when given. */
+  department(input: unknown, customer?: Customer): { id: string; name: string } {
+    const q = text(input, 'department')!;
+    const pool = (customer ? [customer] : this.customers()).flatMap((c) => c.departments.map((d) => ({ ...d, customer: c.name })));
+    const byId = pool.find((d) => d.id === q);
+    if (byId) return byId;
+    const named = pool.filter((d) => norm(d.name) === norm(q));
+    if (named.length === 1) return named[0]!;
+    if (named.length > 1) {
+      throw new ArgError(`Department "${q}" exists at ${named.map((d) => d.customer).join(', ')}: give the customer or the id.`);
+    }
+    const known = customer ? `; ${customer.name} has ${customer.departments.map((d) => d.name).join(', ') || 'none'}` : '';
+    throw new ArgError(`No department "${q}" is visible to this key${known}.`);
+  }
+
+  items(): Item[] {
+    return this.list<Item>('items.list');
+  }
+
+  /** An item by id or name. */
+  item(input: unknown): Item {
+    const q = text(input, 'item')!;
+    const all = this.items();
+    const found = all.find((i) => i.id === q) ?? all.find((i) => norm(i.name) === norm(q) || norm(i.sku) === norm(q));
+    if (!found) throw new ArgError(`No item "${q}" is visible to this key.`);
+    return found;
+  }
+
+  /** A unit or cart by id or name, among a listing. */
+  pick<T extends { id: string; name: string }>(rows: readonly T[], input: unknown, what: string): T {
+    const q = text(input, what)!;
+    const found = rows.find((r) => r.id === q) ?? rows.filter((r) => norm(r.name) === norm(q))[0];
+    if (!found) throw new ArgError(`No ${what} "${q}" is visible to this key.`);
+    return found;
+  }
+
+  /** A date argument as an org-local day: a Sheets date (read in the spreadsheet's zone), a serial number or `YYYY-MM-DD`. */
+  day(input: unknown, name: string): string | undefined {
+    return day(input, name, this.settings.sheetTimeZone);
+  }
+}
+
+export const isBlank = (v: unknown) => v === undefined || v === null || v === '';
+
+function single(v: unknown, name: string): unknown {
+  if (Array.isArray(v)) {
+    if (v.length === 1 && Array.isArray(v[0]) && v[0].length === 1) return v[0][0];
+    throw new ArgError(`${name} must be a single value, not a range.`);
+  }
+  return v;
+}
+
+/** A text argument, or undefined when blank. */
+export function text(input: unknown, name: string): string | undefined {
+  const v = single(input, name);
+  if (isBlank(v)) return undefined;
+  if (typeof v === 'string') return v.trim() === '' ? undefined : v.trim();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new ArgError(`${name} must be text.`);
+}
+
+/** An enum argument: `In progress` and `in_progress` both work. */
+export function choice(input: unknown, name: string, allowed: readonly string[]): string | undefined {
+  const t = text(input, name);
+  if (t === undefined) return undefined;
+  const v = t.toLowerCase().replace(/[\s-]+/g, '_');
+  if (!allowed.includes(v)) throw new ArgError(`${name} must be one of ${allowed.join(', ')}, not "${t}".`);
+  return v;
+}
+
+const SERIAL_EPOCH = Date.UTC(1899, 11, 30);
+
+export function day(input: unknown, name: string, sheetTimeZone: string): string | undefined {
+  const v = single(input, name);
+  if (isBlank(v)) return undefined;
+  if (Object.prototype.toString.call(v) === '[object Date]') {
+    const d = v as Date;
+    if (Number.isNaN(d.getTime())) throw new ArgError(`${name} is not a valid date.`);
+    return dayInZone(d, sheetTimeZone);
+  }
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0 && v < 2_958_466) {
+    return new Date(SERIAL_EPOCH + Math.floor(v) * 86_400_000).toISOString().slice(0, 10);
+  }
+  if (typeof v === 'string' && isIsoDay(v.trim())) return v.trim();
+  throw new ArgError(`${name} must be a date or a day written YYYY-MM-DD, not ${JSON.stringify(v)}.`);
+}
+
+/** A from/to pair, checked for order. */
+export function window(ctx: Context, from: unknown, to: unknown, required: boolean): { from?: string; to?: string } {
+  const f = ctx.day(from, 'from');
+  const t = ctx.day(to, 'to');
+  if (required && f === undefined) throw new ArgError('from is required (a date or YYYY-MM-DD).');
+  if (required && t === undefined) throw new ArgError('to is required (a date or YYYY-MM-DD).');
+  if (f !== undefined && t !== undefined && f > t) throw new ArgError(`from (${f}) is after to (${t}).`);
+  return { ...(f !== undefined ? { from: f } : {}), ...(t !== undefined ? { to: t } : {}) };
+}

@@ -1,0 +1,76 @@
+/**
+ * Values as Sheets shows them: tables with a header row, dollars, and dates. Sheets displays a returned
+ * `Date` in the spreadsheet's timezone, so a timestamp is returned as the instant whose wall-clock time in
+ * the spreadsheet's zone equals its wall-clock time in the organization's zone (the same instant when the
+ * two zones agree), and a `YYYY-MM-DD` day as midnight of that day in the spreadsheet's zone.
+ */
+
+export type Cell = string | number | boolean | Date;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function wallClock(ms: number, timeZone: string): number[] {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(new Date(ms))) p[part.type] = Number(part.value);
+  return [p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!, ((ms % 1000) + 1000) % 1000];
+}
+
+const utc = (w: number[]) => Date.UTC(w[0]!, w[1]!, w[2]!, w[3]!, w[4]!, w[5]!, w[6]!);
+
+/** The instant at which the clock in `timeZone` shows the wall-clock time `w`. */
+function fromWallClock(w: number[], timeZone: string): number {
+  const guess = utc(w);
+  const first = guess - (utc(wallClock(guess, timeZone)) - guess);
+  const offset = utc(wallClock(first, timeZone)) - first;
+  return guess - offset;
+}
+
+export interface Zones {
+  org: string;
+  sheet: string;
+}
+
+/** An API timestamp as a Sheets date-time showing the organization's local time. */
+export function sheetTimestamp(iso: string | null | undefined, zones: Zones): Cell {
+  if (!iso) return '';
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  if (zones.org === zones.sheet) return new Date(ms);
+  return new Date(fromWallClock(wallClock(ms, zones.org), zones.sheet));
+}
+
+/** An org-local `YYYY-MM-DD` day as a Sheets date. */
+export function sheetDay(day: string | null | undefined, zones: Zones): Cell {
+  if (!day) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return day;
+  return new Date(fromWallClock([Number(m[1]), Number(m[2]) - 1, Number(m[3]), 0, 0, 0, 0], zones.sheet));
+}
+
+export const dollars = (cents: number | null | undefined): Cell => (typeof cents === 'number' ? cents / 100 : '');
+export const currency = (code: string | null | undefined): Cell => (code ? code.toUpperCase() : '');
+export const label = (value: string | null | undefined): Cell =>
+  value ? value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' ') : '';
+
+export type Column<T> = readonly [header: string, value: (row: T) => Cell | null | undefined];
+
+/** A header row in plain words, then one row per record; nulls become empty cells. */
+export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): Cell[][] {
+  const out: Cell[][] = [columns.map((c) => c[0])];
+  for (const r of rows) out.push(columns.map((c) => c[1](r) ?? ''));
+  return out;
+}

@@ -54,6 +54,7 @@ function defineAll(ctx: ResourceContext) {
 }
 
 type Defs = ReturnType<typeof defineAll>;
+type ApiDefs = ReturnType<typeof defineResources>;
 
 type AsyncMethod<F> = F extends (...args: infer A) => ListDef<infer T>
   ? (...args: A) => AsyncPaged<T>
@@ -68,6 +69,7 @@ type SyncMethod<F> = F extends (...args: infer A) => ListDef<infer T>
 
 export type AsyncResources = { readonly [R in keyof Defs]: { readonly [M in keyof Defs[R]]: AsyncMethod<Defs[R][M]> } };
 export type SyncResources = { readonly [R in keyof Defs]: { readonly [M in keyof Defs[R]]: SyncMethod<Defs[R][M]> } };
+type SyncApiResources = { readonly [R in keyof ApiDefs]: { readonly [M in keyof ApiDefs[R]]: SyncMethod<ApiDefs[R][M]> } };
 
 export interface ClientInfo {
   readonly baseUrl: string;
@@ -76,6 +78,8 @@ export interface ClientInfo {
 
 export type LinenClient = AsyncResources & ClientInfo & { close(): Promise<void> };
 export type LinenClientSync = SyncResources & ClientInfo;
+/** The blocking client without `reports`, for bundles that compute their own (see `createLinenApiSync`). */
+export type LinenApiSync = SyncApiResources & ClientInfo;
 
 const DEFAULT_UA = 'linen-connect/0.1';
 
@@ -133,7 +137,7 @@ export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number
   };
 }
 
-function bind<Out>(defs: Defs, wrap: (d: CallDef<unknown> | ListDef<unknown>) => unknown): Out {
+function bind<Out>(defs: Defs | ApiDefs, wrap: (d: CallDef<unknown> | ListDef<unknown>) => unknown): Out {
   const out: Record<string, Record<string, unknown>> = {};
   for (const [name, methods] of Object.entries(defs)) {
     const bound: Record<string, unknown> = {};
@@ -166,10 +170,22 @@ export function createLinenClient(options: AsyncClientOptions): LinenClient {
 
 /** The blocking client (Apps Script: `UrlFetchApp` transport and `Utilities.sleep`). */
 export function createLinenClientSync(options: SyncClientOptions): LinenClientSync {
+  return createSync<LinenClientSync>(options, defineAll);
+}
+
+/**
+ * The blocking client without the report helpers: the Sheets add-on computes its cells from cached listings
+ * with the pure `compute*` functions, and leaving the report definitions out keeps its bundle under 80 KB.
+ */
+export function createLinenApiSync(options: SyncClientOptions): LinenApiSync {
+  return createSync<LinenApiSync>(options, defineResources);
+}
+
+function createSync<C>(options: SyncClientOptions, define: (ctx: ResourceContext) => Defs | ApiDefs): C {
   const ctx = resolveContext(options, 25_000);
   const { transport, sleep } = options;
   const runOpts = options.now ? { sleep, now: options.now } : { sleep };
   const exec = <R>(op: Operation<R>) => runSync(op, transport, runOpts);
-  const resources = bind<SyncResources>(defineAll(ctx), (d) => (d.kind === 'list' ? new SyncPaged(d, exec) : exec(d.op({}))));
-  return Object.freeze({ ...resources, baseUrl: ctx.baseUrl, timeZone: ctx.timeZone });
+  const resources = bind<Record<string, unknown>>(define(ctx), (d) => (d.kind === 'list' ? new SyncPaged(d, exec) : exec(d.op({}))));
+  return Object.freeze({ ...resources, baseUrl: ctx.baseUrl, timeZone: ctx.timeZone }) as C;
 }

@@ -5,11 +5,13 @@
 export {
   createLinenClient,
   createLinenClientSync,
+  createLinenApiSync,
   type AsyncClientOptions,
   type AsyncResources,
   type LinenClient,
   type LinenClientOptions,
   type LinenClientSync,
+  type LinenApiSync,
   type SyncClientOptions,
   type SyncResources,
 } from './client.ts';

@@ -110,7 +110,15 @@ describe.each(['async', 'sync'] as const)('%s reports', (mode) => {
     const target = sb.data.customers[0]!;
     expect((await c.reports.resolveCustomer(target.id)).id).toBe(target.id);
     expect((await c.reports.resolveCustomer(`  ${target.name.toUpperCase()} `)).id).toBe(target.id);
-    const typo = target.name.slice(0, -1);
+    const typo = target.name.slice(0, 3) + (target.name[3] === 'x' ? 'y' : 'x') + target.name.slice(4);
     await expect(Promise.resolve().then(() => c.reports.resolveCustomer(typo))).rejects.toThrow(target.name);
+    // A part of one name is that customer; a part of several names is ambiguous and lists them.
+    const general = sb.data.customers.find((x) => x.name === 'Mercy General Hospital')!;
+    expect((await c.reports.resolveCustomer('mercy general')).id).toBe(general.id);
+    const mercies = sb.data.customers.filter((x) => x.name.startsWith('Mercy')).map((x) => x.name);
+    expect(mercies.length).toBeGreaterThan(1);
+    const ambiguous = Promise.resolve().then(() => c.reports.resolveCustomer('Mercy'));
+    await expect(ambiguous).rejects.toBeInstanceOf(InvalidParamsError);
+    for (const name of mercies) await expect(Promise.resolve().then(() => c.reports.resolveCustomer('Mercy'))).rejects.toThrow(name);
   });
 });

@@ -49,8 +49,11 @@ describe('arguments', () => {
     expect(fails('LINEN_INVOICES', '', 'last week')).toMatch(/^from must be a date/);
   });
 
-  it('an unknown customer lists close matches; a missing one asks for it', () => {
-    expect(fails('LINEN_FILLRATE', 'Mercy', FROM, TO)).toMatch(/^No customer named "Mercy" is visible to this key\. Close matches: Mercy General Hospital \(c\w+\); Mercy Health/);
+  it('a part of one name is that customer; an ambiguous part lists the matches; an unknown name lists close ones', () => {
+    expect(fails('LINEN_FILLRATE', 'Mercy', FROM, TO)).toMatch(
+      /^"Mercy" matches several customers: Mercy General Hospital \(c\w+\); Mercy Health \(c\w+\); Mercy West Surgery Center \(c\w+\)\. Give the full name or the id\.$/,
+    );
+    expect(fails('LINEN_FILLRATE', 'Mercy Genral Hospital', FROM, TO)).toMatch(/^No customer named "Mercy Genral Hospital" is visible to this key\. Close matches: Mercy General Hospital \(c\w+\)/);
     expect(fails('LINEN_FILLRATE', 'Nowhere Clinic', FROM, TO)).toBe('No customer named "Nowhere Clinic" is visible to this key.');
     expect(fails('LINEN_DEPARTMENTS')).toBe('Give a customer id or name.');
   });

@@ -43,6 +43,8 @@ describe('LINEN_FILLRATE and LINEN_DELIVERIES', () => {
     const item = d.daily_deliveries.find((r) => r.customer_id === mercy.id && r.department_id === icu.id)!;
     expect(h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO).value).toBeCloseTo(fillRate(() => true), 12);
     expect(h.cell('LINEN_FILLRATE', mercy.id, FROM, TO, 'icu').value).toBeCloseTo(fillRate((r) => r.department_id === icu.id), 12);
+    // The part of a name that only one customer has is that customer.
+    expect(h.cell('LINEN_FILLRATE', 'Mercy General', FROM, TO, 'ICU').value).toBeCloseTo(fillRate((r) => r.department_id === icu.id), 12);
     expect(h.cell('LINEN_FILLRATE', 'mercy general hospital', FROM, TO, icu.id, item.item_name).value).toBeCloseTo(
       fillRate((r) => r.department_id === icu.id && r.item_id === item.item_id),
       12,

@@ -3,11 +3,11 @@
  * shared through CacheService), cached listings, and the argument readers every function uses.
  */
 import {
-  createLinenClientSync,
+  createLinenApiSync,
   resolveCustomerFrom,
   type Customer,
   type Item,
-  type LinenClientSync,
+  type LinenApiSync,
   type SyncPaged,
 } from '../../shared/index.ts';
 import { dayInZone, isIsoDay } from '../../shared/dates.ts';
@@ -21,8 +21,8 @@ export const EXECUTION_MS = 28_000;
 
 type Lister = (...args: unknown[]) => SyncPaged<Record<string, unknown>>;
 
-export function makeClient(settings: Settings, apiKey: string, timeBudgetMs: number): LinenClientSync {
-  return createLinenClientSync({
+export function makeClient(settings: Settings, apiKey: string, timeBudgetMs: number): LinenApiSync {
+  return createLinenApiSync({
     apiKey,
     baseUrl: settings.baseUrl,
     timeZone: settings.orgTimeZone,
@@ -40,7 +40,7 @@ export class Context {
   readonly zones: Zones;
   readonly started: number;
   private readonly apiKey_: string;
-  private client_: LinenClientSync | undefined;
+  private client_: LinenApiSync | undefined;
   private readonly scope_: Scope;
 
   constructor(started = Date.now()) {
@@ -65,7 +65,7 @@ export class Context {
     return Math.max(1_000, this.started + EXECUTION_MS - Date.now());
   }
 
-  get client(): LinenClientSync {
+  get client(): LinenApiSync {
     this.client_ ??= makeClient(this.settings, this.apiKey_, this.remaining_());
     return this.client_;
   }

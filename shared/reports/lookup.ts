@@ -63,7 +63,11 @@ export function closeMatches(query: string, customers: readonly Customer[], max 
     .map((x) => x.c);
 }
 
-/** Resolve a customer given as an id or a display name (case-insensitive). */
+/**
+ * Resolve a customer given as an id or a display name, case-insensitively: an exact name wins, else the one
+ * name that contains what was typed ("Mercy General" for "Mercy General Hospital"). Several candidates, or
+ * none, fail with a message listing the matches or the close names.
+ */
 export function resolveCustomerFrom(input: string, customers: readonly Customer[]): Customer {
   if (typeof input !== 'string' || input.trim() === '') throw new InvalidParamsError({ message: 'give a customer id or name' });
   const byId = customers.find((c) => c.id === input.trim());
@@ -74,6 +78,11 @@ export function resolveCustomerFrom(input: string, customers: readonly Customer[
   const list = (cs: readonly Customer[]) => cs.map((c) => `${c.name} (${c.id})`).join('; ');
   if (exact.length > 1) {
     throw new InvalidParamsError({ message: `"${input.trim()}" matches several customers: ${list(exact)}. Use the id.` });
+  }
+  const containing = customers.filter((c) => norm(c.name).includes(q));
+  if (containing.length === 1) return containing[0]!;
+  if (containing.length > 1) {
+    throw new InvalidParamsError({ message: `"${input.trim()}" matches several customers: ${list(containing)}. Give the full name or the id.` });
   }
   const close = closeMatches(input, customers);
   const hint = close.length ? ` Close matches: ${list(close)}.` : '';

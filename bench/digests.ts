@@ -1,8 +1,11 @@
 /**
  * Digest delivery at scale: 1,000 subscriptions across 50 API keys and 250 channels, all due at 07:00, against
- * the sandbox on loopback and a fake Slack Web API, on the embedded store (PGlite). Measures signal fetches per
- * run (one per key), posts, per-channel spacing and the total time.
+ * the sandbox on loopback and a fake Slack Web API, on the embedded store (PGlite), or on PostgreSQL when
+ * `DATABASE_URL` is set (in a fresh schema, dropped afterwards). Measures signal fetches per run (one per key),
+ * posts, per-channel spacing and the total time.
  */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { loadSandboxData, startSandbox } from '../sandbox/index.ts';
 import { createLinenClient, type LinenClient } from '../shared/node.ts';
@@ -11,7 +14,7 @@ import { DigestEngine } from '../slack-bot/digests/engine.ts';
 import { runDigestTick } from '../slack-bot/digests/runner.ts';
 import { nextRuns } from '../slack-bot/digests/schedule.ts';
 import { ChannelPacer } from '../slack-bot/digests/slack.ts';
-import { openPglite, storeOver } from '../slack-bot/digests/storage/index.ts';
+import { openPg, openPglite, storeOver } from '../slack-bot/digests/storage/index.ts';
 import { webClient } from '../test/support/digest-env.ts';
 import { startFakeSlack } from '../test/support/digest-slack.ts';
 import { clientsByKeyRef, keyRefOf } from '../slack-bot/digests/key-ref.ts';
@@ -30,7 +33,10 @@ export async function benchDigests(record: (name: string, value: string) => void
   const sandbox = await startSandbox({ port: 0, data, rateLimit: { limit: 1e6, windowMs: 60_000 } });
   const slack = await startFakeSlack();
   const clock = new ManualClock('2026-11-05T12:00:00Z');
-  const store = await storeOver(await openPglite());
+  const url = process.env.DATABASE_URL;
+  const schema = `digest_bench_${randomBytes(4).toString('hex')}`;
+  const store = await storeOver(url ? await openPg({ connectionString: url, schema, max: 10 }) : await openPglite());
+  const driver = url ? 'PostgreSQL' : 'PGlite';
   let signalWalks = 0;
   const linenClientFor = clientsByKeyRef(keys, (apiKey) => {
     const inner = createLinenClient({ apiKey, baseUrl: sandbox.baseUrl, timeZone: TZ, pacing: false });
@@ -56,13 +62,19 @@ export async function benchDigests(record: (name: string, value: string) => void
     const byChannel = new Map<string, number[]>();
     for (const m of posts) byChannel.set(m.channel, [...(byChannel.get(m.channel) ?? []), m.at]);
     for (const times of byChannel.values()) for (let i = 1; i < times.length; i++) gaps.push(times[i]! - times[i - 1]!);
-    record(`digests: ${SUBS} subscriptions, ${KEYS} API keys, ${CHANNELS} channels, one tick`, `${posts.length} posted, ${tick.outcomes.posted ?? 0} recorded`);
+    record(`digests (${driver}): ${SUBS} subscriptions, ${KEYS} API keys, ${CHANNELS} channels, one tick`, `${posts.length} posted, ${tick.outcomes.posted ?? 0} recorded`);
     record('digests: signal list walks in the run (one per key)', `${signalWalks} (tick reports ${tick.signalFetches})`);
     record('digests: smallest gap between two posts to one channel', `${Math.min(...gaps)} ms`);
-    record('digests: total time, due to all posted (4 per channel at 1/s)', `${(elapsed / 1000).toFixed(2)} s`);
+    record(`digests (${driver}): total time, due to all posted (4 per channel at 1/s)`, `${(elapsed / 1000).toFixed(2)} s`);
   } finally {
     await linenClientFor.close();
     await Promise.all([sandbox.close(), slack.close(), store.close()]);
+    if (url) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    }
   }
 }
 

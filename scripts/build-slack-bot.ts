@@ -3,7 +3,13 @@
  * is bundled too, for the console mode that runs without any setting.
  */
 import { build } from 'esbuild';
+import { copyFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+/** PGlite (the embedded digest store) loads its Postgres build from files beside the module that imports it. */
+const PGLITE_ASSETS = ['pglite.wasm', 'pglite.data', 'initdb.wasm'];
 
 export interface BuildSlackBotOptions {
   /** Default dist/slack-bot/index.js. */
@@ -26,6 +32,8 @@ export async function buildSlackBot(options: BuildSlackBotOptions = {}): Promise
     // Bundled CommonJS dependencies (Bolt, pdf-lib) call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
+  const pgliteDir = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  for (const f of PGLITE_ASSETS) copyFileSync(join(pgliteDir, f), join(dirname(outfile), f));
   return outfile;
 }
 

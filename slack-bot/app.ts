@@ -1,10 +1,15 @@
 /**
  * The Bolt app: HTTP mode (Bolt's HTTPReceiver on POST /slack/events, plus GET /healthz) or Socket Mode
- * (when SLACK_APP_TOKEN is set; /healthz then served on PORT by the receiver's small HTTP server).
+ * (when SLACK_APP_TOKEN is set; /healthz then served on PORT by the receiver's small HTTP server). In both
+ * modes the digest store is opened (PostgreSQL with DATABASE_URL, else PGlite under LINEN_DATA_DIR) and the
+ * digest worker runs beside the receiver; `stop()` ends both.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver, type App as AppType } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import { clientsByKeyRef, keyRefOf, openDigestStore, startDigestWorker, type Clock, type DigestStore, type DigestWorker } from './digests/index.ts';
+import type { Logger as DigestLogger } from './digests/engine.ts';
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
 import { secretsOf } from './config.ts';
@@ -22,6 +27,10 @@ export interface StartOptions {
   /** Listen address in HTTP mode (default: all interfaces). */
   host?: string | undefined;
   now?: (() => number) | undefined;
+  /** A ready digest store (left open by `stop()`); default: opened from the configuration. */
+  digestStore?: DigestStore | undefined;
+  /** The digest worker's clock and tick (tests drive them); `worker: false` runs no worker. */
+  digests?: { clock?: Clock; tickMs?: number; pacingMs?: number; worker?: boolean } | undefined;
 }
 
 export interface RunningBot {
@@ -31,7 +40,14 @@ export interface RunningBot {
   mode: 'http' | 'socket';
   /** The port /slack/events (HTTP mode) or /healthz listens on. */
   port: number;
+  digests: { store: DigestStore; worker: DigestWorker | null };
   stop(): Promise<void>;
+}
+
+/** The digest engine's log lines through the bot's (scrubbing) logger. */
+function digestLogger(logger: BotLogger): DigestLogger {
+  const line = (msg: string, data?: Record<string, unknown>) => `[digests] ${msg}${data ? ` ${JSON.stringify(data)}` : ''}`;
+  return { info: (m, d) => logger.info(line(m, d)), warn: (m, d) => logger.warn(line(m, d)) };
 }
 
 const healthRoute = (linen: LinenService) => ({
@@ -50,6 +66,16 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   if (!linen.hasKey) logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
 
   const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
+
+  // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
+  const ownStore = options.digestStore === undefined;
+  const store = options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
+  logger.info(store.driver === 'pg' ? 'digests: stored in PostgreSQL (DATABASE_URL)' : `digests: stored in PGlite under ${config.dataDir}`);
+  // The digest engine does its own retries and Retry-After waits, so its Slack client does none.
+  const digestSlack = new WebClient(config.slack.botToken, {
+    ...clientOptions, logger, logLevel: logger.getLevel(), retryConfig: { retries: 0 }, rejectRateLimitedCalls: true,
+  });
+  const keyRef = config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined;
   let app: AppType;
   let receiverServer: () => Server | undefined;
   if (config.mode === 'socket') {
@@ -76,19 +102,40 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   app.error(async (err) => {
     logger.error(`unhandled error in a listener: ${(err as Error).name}: ${(err as Error).message}`);
   });
-  registerListeners(app, { linen, logger, now: options.now });
+  registerListeners(app, {
+    linen, logger, now: options.now,
+    digests: { store: async () => store, slack: digestSlack, keyRef, adminUserIds: config.digests.adminUserIds },
+  });
 
   let port = config.port;
-  if (config.mode === 'http') {
-    const server = (await app.start(options.host ? { port: config.port, host: options.host } : config.port)) as Server;
-    port = (server.address() as AddressInfo).port;
-    logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
-  } else {
-    await app.start();
-    const s = receiverServer();
-    const addr = s?.address();
-    if (addr && typeof addr === 'object') port = addr.port;
-    logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port}`);
+  try {
+    if (config.mode === 'http') {
+      const server = (await app.start(options.host ? { port: config.port, host: options.host } : config.port)) as Server;
+      port = (server.address() as AddressInfo).port;
+      logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
+    } else {
+      await app.start();
+      const s = receiverServer();
+      const addr = s?.address();
+      if (addr && typeof addr === 'object') port = addr.port;
+      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port}`);
+    }
+  } catch (err) {
+    if (ownStore) await store.close().catch(() => {});
+    throw err;
+  }
+
+  let worker: DigestWorker | null = null;
+  if (options.digests?.worker !== false) {
+    // Subscriptions name their key by reference; the bot reads with its one configured key.
+    const linenClientFor = clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.client);
+    worker = startDigestWorker({
+      store, slack: digestSlack, linenClientFor, logger: digestLogger(logger), graceMs: config.digests.graceMinutes * 60_000,
+      ...(options.digests?.clock ? { clock: options.digests.clock } : {}),
+      ...(options.digests?.tickMs !== undefined ? { tickMs: options.digests.tickMs } : {}),
+      ...(options.digests?.pacingMs !== undefined ? { pacingMs: options.digests.pacingMs } : {}),
+    });
+    logger.info(`digests: worker ${worker.workerId} started (grace ${config.digests.graceMinutes} min)`);
   }
 
   let stopping: Promise<void> | undefined;
@@ -98,9 +145,13 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     logger,
     mode: config.mode,
     port,
+    digests: { store, worker },
     stop() {
       stopping ??= (async () => {
         await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
+        // Let a digest tick in progress finish (its claims are leased, so a kill would be recovered too).
+        await worker?.stop();
+        if (ownStore) await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));
         await linen.close();
       })();
       return stopping;

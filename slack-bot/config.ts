@@ -30,8 +30,42 @@ export interface BotConfig {
   slack: SlackConfig;
   linen: LinenConfig;
   port: number;
-  /** Accepted now for the digest storage that comes later; unused by the command. */
+  /** Digest storage on this PostgreSQL server (several replicas); unset: PGlite under `dataDir`. */
   databaseUrl: string | undefined;
+  /** `LINEN_DATA_DIR` (default `./data`): where the embedded digest store lives. */
+  dataDir: string;
+  digests: DigestConfig;
+}
+
+export interface DigestConfig {
+  /** Slack user ids allowed to manage digest subscriptions (`LINEN_ADMIN_USER_IDS`); empty: anyone. */
+  adminUserIds: string[];
+  /** A digest missed by less than this is sent late (`LINEN_DIGEST_GRACE_MINUTES`, default 120). */
+  graceMinutes: number;
+}
+
+export const DEFAULT_DATA_DIR = './data';
+export const DEFAULT_GRACE_MINUTES = 120;
+/** A week: longer than that, a "late" digest would only confuse. */
+const MAX_GRACE_MINUTES = 7 * 24 * 60;
+
+/** `LINEN_ADMIN_USER_IDS` and `LINEN_DIGEST_GRACE_MINUTES` (console mode reads them too). */
+export function loadDigestConfig(env: Env): DigestConfig {
+  const adminsRaw = text(env, 'LINEN_ADMIN_USER_IDS');
+  const adminUserIds = (adminsRaw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = adminUserIds.find((id) => !/^[UW][A-Z0-9]{2,}$/.test(id));
+  if (bad !== undefined) {
+    throw new ConfigError(`LINEN_ADMIN_USER_IDS must be Slack user ids separated by commas, like U024BE7LH,U0G9QF9C6 (got "${bad}").`);
+  }
+  const graceRaw = text(env, 'LINEN_DIGEST_GRACE_MINUTES');
+  let graceMinutes = DEFAULT_GRACE_MINUTES;
+  if (graceRaw !== undefined) {
+    if (!/^\d+$/.test(graceRaw) || Number(graceRaw) > MAX_GRACE_MINUTES) {
+      throw new ConfigError(`LINEN_DIGEST_GRACE_MINUTES must be a whole number of minutes from 0 to ${MAX_GRACE_MINUTES} (got "${graceRaw}").`);
+    }
+    graceMinutes = Number(graceRaw);
+  }
+  return { adminUserIds, graceMinutes };
 }
 
 type Env = Record<string, string | undefined>;
@@ -129,6 +163,8 @@ export function loadConfig(env: Env): BotConfig {
     linen: { baseUrl: base.href.replace(/\/+$/, ''), apiKey, timeZone },
     port,
     databaseUrl: dbRaw,
+    dataDir: text(env, 'LINEN_DATA_DIR') ?? DEFAULT_DATA_DIR,
+    digests: loadDigestConfig(env),
   };
 }
 

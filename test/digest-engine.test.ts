@@ -22,6 +22,8 @@ for (const driver of drivers) {
     });
     afterEach(() => env.close());
     const cmd = (s: string, over: Partial<DigestCommandContext> = {}) => runDigestCommand(s, { ...ctx, ...over });
+    /** The fallback and every block's text of a reply. */
+    const shown = (r: { text: string; blocks: unknown[] }) => [r.text, ...r.blocks.map((b) => JSON.stringify(b))].join('\n');
 
     it('subscribe, list, pause, resume, unsubscribe and their errors', async () => {
       const r = await cmd('subscribe');
@@ -40,7 +42,7 @@ for (const driver of drivers) {
       const subs = await env.db.store.listSubscriptions();
       expect(subs).toHaveLength(2);
       const id = subs.find((s) => s.cadence === 'daily')!.id;
-      expect((await cmd('list')).text).toContain(`\`${id}\` <#${CH}> daily at 07:00`);
+      expect(shown(await cmd('list'))).toContain(`\`${id}\` <#${CH}> daily at 07:00`);
       expect((await cmd(`pause ${id}`)).text).toContain('Paused');
       expect((await env.db.store.getSubscription(id))!.status).toBe('paused');
       expect((await cmd(`resume ${id}`)).text).toContain('Next runs:');
@@ -169,7 +171,7 @@ for (const driver of drivers) {
       env.clock.set('2026-11-06T13:00:00Z');
       expect((await env.tick()).outcomes).toEqual({ posted: 1 });
       expect(dms()).toHaveLength(1);
-      expect((await cmd('list')).text).toContain('*failing*');
+      expect(shown(await cmd('list'))).toContain('*failing*');
     });
   });
 }

@@ -55,12 +55,30 @@ describe('console mode', () => {
     expect(r.stdout).toContain("I don't know `nonsense`");
   });
 
+  it('digest commands: subscribe and list kept under LINEN_DATA_DIR across runs; preview renders the digest', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'linen-console-'));
+    const first = await run(TSX, [ENTRY], cleanEnv({ LINEN_DATA_DIR: dataDir }), '/linen digest subscribe weekdays 06:30 high\n/linen digest subscribe #nowhere\n');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Subscribed: `d\w+` #C0CONSOLE on weekdays at 06:30 \(America\/Chicago\), all customers, high severity and above\./);
+    expect(first.stdout).toContain("I can't find a channel named #nowhere");
+    const preview = await run(TSX, [ENTRY], cleanEnv({ LINEN_DATA_DIR: dataDir }), '/linen digest list\n/linen digest preview\n');
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toMatch(/> Digest subscriptions \(1\)\n• `d\w+` #C0CONSOLE on weekdays at 06:30/);
+    expect(preview.stdout).toMatch(/> Linen shortfall digest · \w{3} \d+ \w{3}\n=+\n/);
+    expect(preview.stdout).toContain('Mercy General Hospital');
+    expect(preview.stdout).toContain('Preview, only you can see it.');
+    expect(preview.stdout).not.toMatch(/&amp;|&lt;/);
+  });
+
   it('the bundle runs with plain node', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'linen-bot-')), 'index.js');
     await buildSlackBot({ outfile: out });
     const r = await run(process.execPath, [out, '--ask', '/linen tickets'], cleanEnv());
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Open tickets\n/);
+    // The embedded digest store (PGlite) loads from the files copied beside the bundle.
+    const d = await run(process.execPath, [out, '--ask', '/linen digest list'], cleanEnv({ LINEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'linen-bundle-')) }));
+    expect(d.stdout).toMatch(/^No digest subscriptions yet\./);
   });
 });
 
@@ -76,6 +94,9 @@ describe('start-up configuration errors: one line naming the setting', () => {
     [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', PORT: 'eighty' }, /^linen-bot: PORT must be an integer/],
     [{ SLACK_APP_TOKEN: 'xoxb-wrong', SLACK_BOT_TOKEN: 'xoxb-1-2-3' }, /^linen-bot: SLACK_APP_TOKEN must be an app-level token/],
     [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', DATABASE_URL: 'mysql://x' }, /^linen-bot: DATABASE_URL must be a postgres/],
+    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', LINEN_DIGEST_GRACE_MINUTES: '2h' }, /^linen-bot: LINEN_DIGEST_GRACE_MINUTES must be a whole number of minutes from 0 to 10080 \(got "2h"\)\.$/],
+    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', LINEN_DIGEST_GRACE_MINUTES: '-5' }, /^linen-bot: LINEN_DIGEST_GRACE_MINUTES must be a whole number/],
+    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', LINEN_ADMIN_USER_IDS: 'U024BE7LH, @alice' }, /^linen-bot: LINEN_ADMIN_USER_IDS must be Slack user ids separated by commas, like U024BE7LH,U0G9QF9C6 \(got "@alice"\)\.$/],
   ];
   for (const [env, want] of cases) {
     it(want.source, () => {
@@ -104,6 +125,11 @@ describe('start-up configuration errors: one line naming the setting', () => {
     expect(isConsoleMode({ SLACK_BOT_TOKEN: ' ' })).toBe(true);
     expect(isConsoleMode({ SLACK_APP_TOKEN: 'xapp-1' })).toBe(false);
     const socket = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1-2', LINEN_BASE_URL: 'https://api.example.com/v1/', LINEN_TIMEZONE: 'UTC' });
-    expect(socket).toMatchObject({ mode: 'socket', port: 3000, linen: { baseUrl: 'https://api.example.com/v1', apiKey: undefined } });
+    expect(socket).toMatchObject({
+      mode: 'socket', port: 3000, linen: { baseUrl: 'https://api.example.com/v1', apiKey: undefined },
+      dataDir: './data', digests: { adminUserIds: [], graceMinutes: 120 },
+    });
+    const set = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1-2', LINEN_BASE_URL: 'https://a.example/v1', LINEN_TIMEZONE: 'UTC', LINEN_DATA_DIR: '/var/lib/linen', LINEN_ADMIN_USER_IDS: 'U1AAA, W2BBB', LINEN_DIGEST_GRACE_MINUTES: '30' });
+    expect(set).toMatchObject({ dataDir: '/var/lib/linen', digests: { adminUserIds: ['U1AAA', 'W2BBB'], graceMinutes: 30 } });
   });
 });

@@ -16,6 +16,8 @@ import { fillRateMessage } from '../views/fillrate.ts';
 import { helpMessage, unknownMessage, usageMessage } from '../views/help.ts';
 import { signalsMessage } from '../views/signals.ts';
 import { ticketMessage, ticketsMessage } from '../views/tickets.ts';
+import { runDigestCommand, type DigestStore } from '../digests/index.ts';
+import type { SlackClient } from '../digests/slack.ts';
 import { describeError, friendlyError, isExpected } from './errors.ts';
 import { formatCommand, parseCommand, withCustomer, type Command } from './grammar.ts';
 
@@ -23,6 +25,26 @@ export interface AnswerContext {
   linen: LinenService;
   logger?: BotLogger | undefined;
   now?: (() => number) | undefined;
+  /** What `/linen digest ...` needs; absent: digests are not available. */
+  digests?: DigestDeps | undefined;
+  /** Who typed the command, and where (digest management needs both). */
+  caller?: Caller | undefined;
+}
+
+export interface Caller {
+  userId: string;
+  channelId: string;
+  teamId?: string | null | undefined;
+}
+
+export interface DigestDeps {
+  /** The digest store (opened on first use in console mode). */
+  store: () => Promise<DigestStore>;
+  /** Checks the bot can post in a channel and resolves `#name`. */
+  slack: SlackClient;
+  /** `keyRefOf(LINEN_API_KEY)`: what new subscriptions store; undefined without a key. */
+  keyRef: string | undefined;
+  adminUserIds: readonly string[];
 }
 
 export interface Answer {
@@ -135,6 +157,26 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       const window = 'days' in cmd.window ? lastNDays(cmd.window.days, tz, now) : cmd.window;
       const report = await ctx.linen.client.reports.fillRate({ customerId: customer.id, departmentId: department?.id, from: window.from, to: window.to });
       return data(fillRateMessage(report, { customerName: customer.name, departmentName: department?.name }));
+    }
+
+    case 'digest': {
+      const d = ctx.digests;
+      if (!d || !ctx.caller) return info(errorMessage('Scheduled digests are not available here.'));
+      const linen = ctx.linen.client; // no key: the friendly "no key configured" answer
+      const reply = await runDigestCommand(cmd.args, {
+        userId: ctx.caller.userId,
+        channelId: ctx.caller.channelId,
+        teamId: ctx.caller.teamId ?? null,
+        store: await d.store(),
+        slack: d.slack,
+        linen,
+        keyRef: d.keyRef!,
+        timeZone: tz,
+        clock: { now: () => new Date((ctx.now ?? Date.now)()) },
+        adminUserIds: d.adminUserIds,
+      });
+      // Subscription management and previews are for the caller only: never shareable.
+      return info({ text: reply.text, blocks: reply.blocks });
     }
   }
 }

@@ -8,6 +8,7 @@
  *   ticket <TKT-YY-#####>
  *   tickets [open|new|acknowledged|in_progress|resolved|verified]
  *   fillrate <customer> [days | from to] [department]
+ *   digest subscribe|list|unsubscribe|pause|resume|preview ...   (the rest is read by digests/args.ts)
  */
 import { isIsoDay } from '../../shared/dates.ts';
 import { parseTicketNumber } from '../../shared/reports/lookup.ts';
@@ -28,12 +29,14 @@ export type Command =
   | { kind: 'ticket'; number: string }
   | { kind: 'tickets'; status: TicketFilter }
   | { kind: 'fillrate'; customer: string; window: FillRateWindow; department?: string | undefined }
+  /** Scheduled channel digests: the words after `digest`, as typed. */
+  | { kind: 'digest'; args: string }
   /** The subcommand was recognised but its arguments were not: answer its usage with the problem. */
   | { kind: 'usage'; subcommand: Subcommand; problem: string }
   /** An unknown subcommand: answer the help, naming what was typed. */
   | { kind: 'unknown'; typed: string };
 
-export const SUBCOMMANDS = ['help', 'balance', 'signals', 'ticket', 'tickets', 'fillrate'] as const;
+export const SUBCOMMANDS = ['help', 'balance', 'signals', 'ticket', 'tickets', 'fillrate', 'digest'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const ALIASES: Record<string, Subcommand> = {
@@ -49,6 +52,8 @@ const ALIASES: Record<string, Subcommand> = {
   fillrate: 'fillrate',
   'fill-rate': 'fillrate',
   fill_rate: 'fillrate',
+  digest: 'digest',
+  digests: 'digest',
 };
 
 interface Token {
@@ -153,6 +158,9 @@ export function parseCommand(text: string | null | undefined): Command {
       return parseTickets(args);
     case 'fillrate':
       return parseFillRate(rich.slice(1));
+    case 'digest':
+      // Quotes and Slack's <#C123|name> links are the digest parser's to read: keep the text as typed.
+      return { kind: 'digest', args: String(text ?? '').trim().replace(/^\S+\s*/, '') };
     default:
       return { kind: 'unknown', typed: head };
   }
@@ -176,6 +184,8 @@ export function formatCommand(c: Command): string {
       return `ticket ${c.number}`;
     case 'tickets':
       return c.status === 'open' ? 'tickets' : `tickets ${c.status}`;
+    case 'digest':
+      return `digest ${c.args}`.trim();
     case 'fillrate': {
       const w = 'days' in c.window ? String(c.window.days) : `${c.window.from} ${c.window.to}`;
       return ['fillrate', q(c.customer), w, c.department ? q(c.department) : undefined].filter(Boolean).join(' ');

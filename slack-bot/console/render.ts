@@ -23,6 +23,7 @@ export function mrkdwnToText(s: string): string {
   return s
     .replace(/:[a-z0-9_+-]+:/g, (m) => EMOJI[m] ?? m)
     .replace(/<@([A-Z0-9]+)>/g, '@$1')
+    .replace(/<#([A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) => `#${name || id}`)
     .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
     .replace(/\u200b/g, '')
     .replace(/\*([^*\n]+)\*/g, '$1')

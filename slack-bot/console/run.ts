@@ -1,18 +1,39 @@
 /**
  * Console mode: the bot without Slack. Reads `/linen ...` lines from stdin (or one `--ask` command),
  * answers them with the same handlers and prints the Block Kit as plain text. With no LINEN_BASE_URL it
- * starts the sandbox API in-process and uses its all-access demo key.
+ * starts the sandbox API in-process and uses its all-access demo key. `/linen digest ...` works too: the
+ * digest store is opened on first use (DATABASE_URL, else PGlite under LINEN_DATA_DIR); with no Slack to post
+ * to, no worker runs here, the console's own channel is `#console`, and `preview` shows the digest.
  */
 import { createInterface } from 'node:readline';
 import { isIsoDay, isValidTimeZone, startOfDayInZone } from '../../shared/dates.ts';
 import { answerText } from '../commands/answer.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
+import { keyRefOf, openDigestStore, type DigestStore } from '../digests/index.ts';
+import type { SlackClient } from '../digests/slack.ts';
 import { LinenService } from '../linen.ts';
 import { createLogger } from '../logger.ts';
 import { renderMessage } from './render.ts';
 
 export const DEMO_KEY = 'lk_live_demo_all_access';
 export const DEMO_TIME_ZONE = 'America/Chicago';
+/** The console's stand-ins for the Slack user and channel a command comes from. */
+export const CONSOLE_USER = 'U0CONSOLE';
+export const CONSOLE_CHANNEL = 'C0CONSOLE';
+
+/** No Slack here: every channel counts as postable, and `#console` is the one channel known by name. */
+const consoleSlack = {
+  conversations: {
+    info: async ({ channel }: { channel: string }) => ({ ok: true, channel: { id: channel, is_member: true } }),
+    list: async () => ({ ok: true, channels: [{ id: CONSOLE_CHANNEL, name: 'console' }], response_metadata: { next_cursor: '' } }),
+    history: async () => ({ ok: true, messages: [] }),
+  },
+  chat: {
+    postMessage: async () => {
+      throw new Error('console mode posts nothing to Slack');
+    },
+  },
+} as unknown as SlackClient;
 
 export interface ConsoleOptions {
   env: Record<string, string | undefined>;
@@ -63,9 +84,20 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
     source = `the sandbox Linen API at ${baseUrl} (demo key ${apiKey.slice(0, 8)}…)`;
   }
   logger.addSecret(apiKey);
+  logger.addSecret(env.DATABASE_URL);
+  const digestConfig = loadDigestConfig(env);
   const linen = new LinenService({ baseUrl, apiKey, timeZone });
+  let store: Promise<DigestStore> | undefined;
+  const digests = {
+    store: () => (store ??= openDigestStore({ databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR }, {})),
+    slack: consoleSlack,
+    keyRef: apiKey ? keyRefOf(apiKey) : undefined,
+    // The person at the terminal runs the bot: LINEN_ADMIN_USER_IDS is checked for its form only.
+    adminUserIds: digestConfig.adminUserIds.length ? [CONSOLE_USER] : [],
+  };
+  const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, teamId: null };
   const ask = async (line: string) => {
-    const m = await answerText(stripCommand(line), { linen, logger, now });
+    const m = await answerText(stripCommand(line), { linen, logger, now, digests, caller });
     print(renderMessage(m));
   };
 
@@ -100,6 +132,7 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
     print('');
     return 0;
   } finally {
+    if (store) await (await store.catch(() => null))?.close();
     await linen.close();
     await closeSandbox?.();
   }

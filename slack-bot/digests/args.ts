@@ -22,7 +22,7 @@ export function tokenize(input: string | readonly string[]): { text: string; quo
 }
 
 export interface SubscribeArgs {
-  channelId: string | null;
+  channel: ChannelArg | null;
   cadence: string;
   time: string;
   customers: string[];
@@ -32,19 +32,22 @@ export interface SubscribeArgs {
 
 const SEVERITIES = new Set(['low', 'medium', 'high']);
 
-/** `<#C123|name>`, `<#C123>` or a bare channel id; `#name` without Slack's link form cannot be resolved. */
-export function channelOf(token: string): string | null {
+/** A channel as typed: Slack's link form or an id carry the id; a bare `#name` still has to be looked up. */
+export type ChannelArg = { id: string } | { name: string };
+
+/** `<#C123|name>`, `<#C123>`, a bare channel id (`C…`, `G…`), or `#name` (resolved later with conversations.list). */
+export function channelOf(token: string): ChannelArg | null {
   const link = /^<#([A-Z0-9]+)(\|[^>]*)?>$/.exec(token);
-  if (link) return link[1]!;
-  if (/^[CGD][A-Z0-9]{6,}$/.test(token)) return token;
-  if (token.startsWith('#')) {
-    throw new ArgsError(`Pick ${token} from Slack's channel autocomplete so it is sent as a channel link, or leave it out to use this channel.`);
-  }
+  if (link) return { id: link[1]! };
+  if (/^[CG][A-Z0-9]{6,}$/.test(token)) return { id: token };
+  const named = /^#([a-z0-9][a-z0-9._-]{0,79})$/i.exec(token);
+  if (named) return { name: named[1]!.toLowerCase() };
+  if (token.startsWith('#')) throw new ArgsError(`"${token}" is not a channel name; Slack channel names use lowercase letters, digits, - and _.`);
   return null;
 }
 
 export function parseSubscribeArgs(tokens: readonly { text: string; quoted: boolean }[], defaults: { time: string }): SubscribeArgs {
-  const out: SubscribeArgs = { channelId: null, cadence: 'daily', time: defaults.time, customers: [], minSeverity: 'low', allClear: false };
+  const out: SubscribeArgs = { channel: null, cadence: 'daily', time: defaults.time, customers: [], minSeverity: 'low', allClear: false };
   const words: string[] = [];
   const flush = () => {
     if (words.length) out.customers.push(...words.join(' ').split(',').map((s) => s.trim()).filter(Boolean));
@@ -63,7 +66,7 @@ export function parseSubscribeArgs(tokens: readonly { text: string; quoted: bool
       const parts = lower.split(',').filter(Boolean);
       if (ch) {
         flush();
-        out.channelId = ch;
+        out.channel = ch;
       } else if (/^\d{1,2}:\d+$/.test(text) || /^\d{1,2}(:\d+)?\s*(am|pm)$/i.test(text)) {
         flush();
         out.time = parseTime(text);

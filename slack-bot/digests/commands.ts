@@ -6,9 +6,11 @@
 import type { LinenClient } from '../../shared/index.ts';
 import { ArgsError, parseSubscribeArgs, tokenize } from './args.ts';
 import type { Clock } from './clock.ts';
-import type { Block } from './content.ts';
+import { context, section, type Block } from '../blocks/kit.ts';
+import { LIMITS, truncate } from '../blocks/limits.ts';
+import { escLine as esc } from '../blocks/mrkdwn.ts';
 import { DigestEngine } from './engine.ts';
-import { esc } from './mrkdwn.ts';
+import type { ChannelArg } from './args.ts';
 import { digestFor, keySnapshot } from './runner.ts';
 import { describeSchedule, formatInstant, nextRuns } from './schedule.ts';
 import type { SlackClient } from './slack.ts';
@@ -24,10 +26,12 @@ export interface DigestCommandContext {
   linen: LinenClient;
   /** `keyRefOf` the key behind `linen`: what new subscriptions store. */
   keyRef: string;
+  /** Key references the worker can read with (default: `[keyRef]`); others are reported as no longer configured. */
+  keyRefs?: readonly string[];
   /** The org timezone (`LINEN_TIMEZONE`). */
   timeZone: string;
   clock: Clock;
-  /** Who may manage subscriptions; default `LINEN_ADMIN_USER_IDS` (comma-separated), empty: anyone. */
+  /** Who may manage subscriptions (the bot passes `LINEN_ADMIN_USER_IDS`); absent or empty: anyone. */
   adminUserIds?: readonly string[];
 }
 
@@ -39,18 +43,54 @@ export interface CommandReply {
 
 const USAGE = [
   '`/linen digest subscribe [#channel] [daily|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high]`',
-  '`/linen digest list` · `unsubscribe <id>` · `pause <id>` · `resume <id>` · `preview [id]`',
+  '`/linen digest list` · `unsubscribe &lt;id&gt;` · `pause &lt;id&gt;` · `resume &lt;id&gt;` · `preview [id]`',
 ].join('\n');
 
 const reply = (text: string, extra: Block[] = []): CommandReply => ({
   responseType: 'ephemeral',
   text,
-  blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, ...extra].slice(0, 50),
+  blocks: [section(truncate(text, LIMITS.sectionText)), ...extra].slice(0, LIMITS.blocks),
 });
 
+/** The message of a subscription whose key is gone: it cannot run or be previewed until subscribed again. */
+const KEY_GONE = 'was set up with a Linen API key that is no longer configured; unsubscribe it and subscribe again with the current key';
+
+function keyKnown(ctx: DigestCommandContext, s: Subscription): boolean {
+  return (ctx.keyRefs ?? [ctx.keyRef]).includes(s.keyRef);
+}
+
+/** A bare `#name`: the channel of that name the bot can see (public, or private ones it is in), paging through. */
+async function channelNamed(ctx: DigestCommandContext, name: string): Promise<string | null> {
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const res = await ctx.slack.conversations.list({
+      types: 'public_channel,private_channel', exclude_archived: true, limit: 1000, ...(cursor ? { cursor } : {}),
+    });
+    const hit = (res.channels ?? []).find((c) => c.name === name || c.name_normalized === name);
+    if (hit?.id) return hit.id;
+    cursor = res.response_metadata?.next_cursor || undefined;
+    if (!cursor) break;
+  }
+  return null;
+}
+
+async function channelIdOf(ctx: DigestCommandContext, arg: ChannelArg | null): Promise<{ id: string } | { problem: string }> {
+  if (!arg) return { id: ctx.channelId };
+  if ('id' in arg) return { id: arg.id };
+  try {
+    const id = await channelNamed(ctx, arg.name);
+    if (id) return { id };
+  } catch (e) {
+    const code = (e as { data?: { error?: string } }).data?.error;
+    return { problem: `I couldn't look up #${esc(arg.name)} (${esc(code ?? 'Slack did not answer')}); pick the channel from Slack's autocomplete or try again.` };
+  }
+  return {
+    problem: `I can't find a channel named #${esc(arg.name)}: check the spelling, and if it is private, run \`/invite @Linen\` in it first.`,
+  };
+}
+
 function admins(ctx: DigestCommandContext): string[] {
-  const list = ctx.adminUserIds ?? (process.env.LINEN_ADMIN_USER_IDS ?? '').split(',');
-  return list.map((s) => s.trim()).filter(Boolean);
+  return (ctx.adminUserIds ?? []).map((s) => s.trim()).filter(Boolean);
 }
 
 async function canPost(ctx: DigestCommandContext, channelId: string): Promise<string | null> {
@@ -67,11 +107,12 @@ async function canPost(ctx: DigestCommandContext, channelId: string): Promise<st
   }
 }
 
-function describe(s: Subscription, customerNames?: Map<string, string>): string {
+function describe(s: Subscription, customerNames?: Map<string, string>, keyGone = false): string {
   const who = s.customerIds.length ? s.customerIds.map((id) => esc(customerNames?.get(id) ?? id)).join(', ') : 'all customers';
   const sev = s.minSeverity === 'low' ? 'every severity' : `${s.minSeverity} severity and above`;
   const status = s.status === 'active' ? '' : s.status === 'paused' ? ' · *paused*' : ` · *failing*: ${s.failureReason ?? ''}`;
-  return `\`${s.id}\` <#${s.channelId}> ${describeSchedule(s)}, ${who}, ${sev}${s.allClear ? ', all-clear posts' : ''}${status}`;
+  const gone = keyGone ? ` · *${KEY_GONE}*` : '';
+  return `\`${s.id}\` <#${s.channelId}> ${describeSchedule(s)}, ${who}, ${sev}${s.allClear ? ', all-clear posts' : ''}${status}${gone}`;
 }
 
 function nextThree(s: Subscription, now: Date): string {
@@ -101,7 +142,9 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
     switch (sub) {
       case 'subscribe': {
         const a = parseSubscribeArgs(rest, { time: '07:00' });
-        const channelId = a.channelId ?? ctx.channelId;
+        const channel = await channelIdOf(ctx, a.channel);
+        if ('problem' in channel) return reply(channel.problem);
+        const channelId = channel.id;
         const customerIds: string[] = [];
         const names = new Map<string, string>();
         for (const name of a.customers) {
@@ -126,9 +169,23 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
       case 'list': {
         const subs = await ctx.store.listSubscriptions({ teamId: ctx.teamId ?? undefined });
         if (!subs.length) return reply('No digest subscriptions yet. ' + USAGE);
-        const lines = subs.map((s) => `• ${describe(s)}`);
-        const shown = lines.slice(0, 40).join('\n').slice(0, 2900);
-        return reply(`*Digest subscriptions* (${subs.length})\n${shown}${subs.length > 40 ? `\n…and ${subs.length - 40} more` : ''}`);
+        const lines = subs.map((s) => `• ${describe(s, undefined, !keyKnown(ctx, s))}`);
+        // One section per chunk of lines, up to the block limit, then a count of what is left out.
+        const blocks: Block[] = [];
+        let cur = `*Digest subscriptions* (${subs.length})`;
+        let listed = 0;
+        for (const line of lines) {
+          if (cur.length + 1 + line.length > LIMITS.sectionText - 100) {
+            if (blocks.length >= LIMITS.blocks - 2) break;
+            blocks.push(section(cur));
+            cur = '';
+          }
+          cur = cur ? `${cur}\n${line}` : truncate(line, LIMITS.sectionText - 100);
+          listed++;
+        }
+        if (cur) blocks.push(section(cur));
+        if (listed < subs.length) blocks.push(context(`…and ${subs.length - listed} more subscriptions.`));
+        return { responseType: 'ephemeral', text: truncate(`${subs.length} digest subscriptions: ${subs.map((s) => s.id).join(', ')}`, LIMITS.fallbackText), blocks };
       }
       case 'unsubscribe':
       case 'pause':
@@ -143,6 +200,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
           const s = await ctx.store.setStatus(found.id, 'paused', now, null);
           return reply(`Paused \`${s!.id}\`; \`/linen digest resume ${s!.id}\` starts it again.`);
         }
+        if (!keyKnown(ctx, found)) return reply(`\`${found.id}\` ${KEY_GONE}.`);
         const problem = await canPost(ctx, found.channelId);
         if (problem) return reply(problem);
         const s = await ctx.store.setStatus(found.id, 'active', now, nextRuns(found, now, 1)[0] ?? null);
@@ -153,6 +211,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         if (rest[0]) {
           const found = await findOwned(ctx, rest[0].text);
           if (typeof found === 'string') return reply(found);
+          if (!keyKnown(ctx, found)) return reply(`\`${found.id}\` ${KEY_GONE}.`);
           target = found;
         } else {
           target = {
@@ -164,7 +223,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         const d = await digestFor({ engine }, { ...target, allClear: true }, now, keySnapshot(ctx.linen));
         const quiet = d.counts.open === 0 && d.counts.gone === 0 && !target.allClear;
         const note = `_Preview, only you can see it${quiet ? '; the scheduled digest would stay quiet' : ''}._`;
-        return { responseType: 'ephemeral', text: d.text, blocks: [...d.blocks.slice(0, 49), { type: 'context', elements: [{ type: 'mrkdwn', text: note }] }] };
+        return { responseType: 'ephemeral', text: d.text, blocks: [...d.blocks.slice(0, LIMITS.blocks - 1), context(note)] };
       }
       default:
         return reply(`Digest commands:\n${USAGE}`);

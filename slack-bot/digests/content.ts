@@ -4,7 +4,9 @@
  * and yesterday's fill rate of the items concerned. Block Kit within Slack's limits, with a `text` fallback.
  */
 import { groupSignals, type Customer, type DailyDeliveryRow, type InventorySignal, type SignalGroup } from '../../shared/index.ts';
-import { cut, esc, plain } from './mrkdwn.ts';
+import { context as contextBlock, divider, header, section as sectionBlock, type Block, type Message } from '../blocks/kit.ts';
+import { fitMessage, LIMITS, truncate } from '../blocks/limits.ts';
+import { escLine as esc, plain } from '../blocks/mrkdwn.ts';
 import type { Severity, ShownSignal, Subscription } from './storage/types.ts';
 
 export const DIGEST_KINDS = ['shortfall_streak', 'circulation_breach'] as const;
@@ -12,16 +14,12 @@ const LIVE = new Set(['open', 'acknowledged']);
 const RANK: Record<string, number> = { low: 1, medium: 2, high: 3 };
 const ICON: Record<string, string> = { high: ':red_circle:', medium: ':large_orange_circle:', low: ':white_circle:' };
 
-export const BLOCK_LIMITS = { blocks: 50, sectionText: 3000, fields: 10, fieldText: 2000, headerText: 150, fallbackText: 3000 } as const;
 /** Lines listed before the rest is summarised with counts. */
 const MAX_LINES = 40;
 const SECTION_BUDGET = 2900;
 
-export type Block = Record<string, unknown>;
-export interface SlackMessage {
-  text: string;
-  blocks: Block[];
-}
+export type { Block } from '../blocks/kit.ts';
+export type SlackMessage = Message;
 
 export interface DigestInput {
   subscription: Pick<Subscription, 'customerIds' | 'minSeverity' | 'allClear' | 'timeZone'>;
@@ -97,12 +95,8 @@ function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): stri
   return `${ICON[g.severity] ?? ''} *${where}*: ${parts.join('; ')} · ${fillText(input, g.customerId, g.departmentId, g.itemId)}`;
 }
 
-function section(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text: cut(text, BLOCK_LIMITS.sectionText) } };
-}
-function context(text: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: cut(text, BLOCK_LIMITS.sectionText) }] };
-}
+const section = (text: string): Block => sectionBlock(truncate(text, LIMITS.sectionText));
+const context = (text: string): Block => contextBlock(truncate(text, LIMITS.contextText));
 
 /** Pack lines into sections under the text limit, at most `maxBlocks`; returns the blocks and lines left out. */
 function pack(heading: string, lines: readonly string[], maxBlocks: number): { blocks: Block[]; left: number } {
@@ -110,7 +104,7 @@ function pack(heading: string, lines: readonly string[], maxBlocks: number): { b
   let cur = heading;
   let used = 0;
   for (const line of lines) {
-    const piece = cut(line, SECTION_BUDGET - heading.length - 2);
+    const piece = truncate(line, SECTION_BUDGET - heading.length - 2);
     if (cur.length + piece.length + 1 > SECTION_BUDGET) {
       if (blocks.length + 1 >= maxBlocks) break;
       blocks.push(section(cur));
@@ -139,7 +133,7 @@ export function buildDigest(input: DigestInput): Digest {
   };
   const quiet = current.length === 0 && gone.length === 0 && !input.subscription.allClear;
 
-  const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: cut(plain(`Linen shortfall digest · ${input.title}`), 150), emoji: true } }];
+  const blocks: Block[] = [header(plain(`Linen shortfall digest · ${input.title}`))];
   const headline =
     current.length === 0
       ? 'All clear: no open shortfall or circulation signals.'
@@ -168,7 +162,7 @@ export function buildDigest(input: DigestInput): Digest {
   let budgetLines = MAX_LINES;
   let omitted: InventorySignal[] = [];
   for (const [cid, gs] of byCustomer) {
-    const room = BLOCK_LIMITS.blocks - blocks.length - 2;
+    const room = LIMITS.blocks - blocks.length - 2;
     const name = cid ? (customerName.get(cid) ?? cid) : 'No customer';
     const lines = gs.map((g) => groupLine(g, input, isNew));
     const take = Math.min(lines.length, budgetLines);
@@ -176,7 +170,7 @@ export function buildDigest(input: DigestInput): Digest {
       omitted = omitted.concat(gs.flatMap((g) => g.signals));
       continue;
     }
-    blocks.push({ type: 'divider' });
+    blocks.push(divider());
     const { blocks: b, left } = pack(`*${esc(name)}*`, lines.slice(0, take), room - 1);
     blocks.push(...b);
     budgetLines -= take - left;
@@ -189,17 +183,11 @@ export function buildDigest(input: DigestInput): Digest {
   }
 
   const order = current.filter((s) => s.suggested_order_qty !== null).reduce((t, s) => t + (s.suggested_order_qty ?? 0), 0);
-  const text = cut(
-    plainFallback(
-      current.length === 0
-        ? `Linen digest ${input.title}: all clear${gone.length ? `, ${gone.length} no longer open` : ''}.`
-        : `Linen digest ${input.title}: ${counts.open} open shortfall signals (${counts.high} high)${prev ? `, ${counts.new} new, ${counts.gone} no longer open` : ''}${order ? `, ${order} pieces suggested to order` : ''}.`,
-    ),
-    BLOCK_LIMITS.fallbackText,
+  const text = esc(
+    current.length === 0
+      ? `Linen digest ${input.title}: all clear${gone.length ? `, ${gone.length} no longer open` : ''}.`
+      : `Linen digest ${input.title}: ${counts.open} open shortfall signals (${counts.high} high)${prev ? `, ${counts.new} new, ${counts.gone} no longer open` : ''}${order ? `, ${order} pieces suggested to order` : ''}.`,
   );
-  return { quiet, text, blocks: blocks.slice(0, BLOCK_LIMITS.blocks), shown, counts };
-}
-
-function plainFallback(s: string): string {
-  return esc(s);
+  // The bot's limiter is the safety net every message passes through (text fallback cut, at most 50 blocks).
+  return { quiet, ...fitMessage({ text, blocks }), shown, counts };
 }

@@ -11,6 +11,7 @@
  *    Every update is conditional on still owning the claim.
  */
 import { explainFailure, findPostedRun, METADATA_EVENT, SlackDeliveryError, withSlackRetry, type ChannelPacer, type RetryOptions, type SlackClient } from './slack.ts';
+import { ConfigurationError } from '../../shared/errors.ts';
 import type { Clock } from './clock.ts';
 import { runsBetween } from './schedule.ts';
 import type { Digest } from './content.ts';
@@ -128,22 +129,24 @@ export class DigestEngine {
         await store.completeRun(run.id, workerId, now(), { status: 'quiet', messageTs: null, shown: d.shown });
         return 'quiet';
       }
-      return await pacer.run(channel, async () => {
-        if (!(await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel))) return 'lost' as const;
+      // The channel's slot covers the post only: the next message to the channel waits for pacing, not for our bookkeeping.
+      const sent = await pacer.run(channel, async () => {
+        if (!(await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel))) return null;
         await this.opts.hooks?.beforePost?.(run);
         const res = await withSlackRetry(
           () => slack.chat.postMessage({
-            channel, text: d.text, blocks: d.blocks as never, unfurl_links: false, unfurl_media: false,
+            channel, text: d.text, blocks: d.blocks, unfurl_links: false, unfurl_media: false,
             metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
           }),
           this.opts.retry,
         );
-        const ts = String(res.ts);
-        await this.opts.hooks?.afterPost?.(run, ts);
-        const ok = await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d.shown });
-        if (!ok) this.logger.warn('posted, but the claim had been taken over; the new owner will find the message', { run: run.id });
-        return ok ? ('posted' as const) : ('lost' as const);
+        return String(res.ts);
       });
+      if (sent === null) return 'lost';
+      await this.opts.hooks?.afterPost?.(run, sent);
+      const ok = await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: sent, shown: d.shown });
+      if (!ok) this.logger.warn('posted, but the claim had been taken over; the new owner will find the message', { run: run.id });
+      return ok ? 'posted' : 'lost';
     } catch (err) {
       return this.fail(run, sub, err, slack);
     }
@@ -151,17 +154,22 @@ export class DigestEngine {
 
   private async fail(run: DigestRun, sub: Subscription, err: unknown, slack: SlackClient): Promise<RunOutcome> {
     const now = this.clock.now();
-    const linenAuth = (err as { name?: string })?.name === 'AuthenticationError' || (err as { name?: string })?.name === 'PermissionDeniedError';
-    if ((err instanceof SlackDeliveryError && err.failure.kind === 'permanent') || linenAuth) {
-      const code = err instanceof SlackDeliveryError ? err.failure.code : 'linen_auth';
+    const name = (err as { name?: string })?.name;
+    const linenAuth = name === 'AuthenticationError' || name === 'PermissionDeniedError';
+    // The key reference no longer matches a configured key (rotated away): no retry can fix that.
+    const keyGone = err instanceof ConfigurationError;
+    if ((err instanceof SlackDeliveryError && err.failure.kind === 'permanent') || linenAuth || keyGone) {
+      const code = err instanceof SlackDeliveryError ? err.failure.code : keyGone ? 'linen_key_missing' : 'linen_auth';
       const reason = explainFailure(code, sub.channelId);
       await this.store.endRun(run.id, this.workerId, now, 'failed', code);
       if (await this.store.markFailing(sub.id, reason, now)) {
-        this.logger.warn('subscription failing', { subscription: sub.id, code });
+        this.logger.warn('subscription failing; its creator is told once and it is not retried until resumed', { subscription: sub.id, code, reason });
         await withSlackRetry(
           () => slack.chat.postMessage({
             channel: sub.createdBy,
-            text: `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}. Fix it, then run \`/linen digest resume ${sub.id}\`.`,
+            text: code === 'linen_key_missing'
+              ? `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}.`
+              : `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}. Fix it, then run \`/linen digest resume ${sub.id}\`.`,
           }),
           { ...this.opts.retry, retries: 1 },
         ).catch((e) => this.logger.warn('could not tell the creator', { subscription: sub.id, error: String(e) }));

@@ -24,7 +24,7 @@ export interface DigestWorkerOptions {
   clock?: Clock;
   /** Default 30 s. */
   tickMs?: number;
-  /** Default: `LINEN_DIGEST_GRACE_MINUTES` (120). */
+  /** A run missed by less than this is sent late (default 2 h; the bot passes `LINEN_DIGEST_GRACE_MINUTES`). */
   graceMs?: number;
   leaseMs?: number;
   /** Minimum gap between two messages to one channel (default 1000 ms). */
@@ -47,13 +47,12 @@ export interface DigestWorker {
 
 export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const envGrace = Number(process.env.LINEN_DIGEST_GRACE_MINUTES);
   const logger = options.logger ?? consoleLogger;
   const engine = new DigestEngine({
     store: options.store,
     clock: options.clock ?? systemClock,
     workerId,
-    graceMs: options.graceMs ?? (Number.isFinite(envGrace) && envGrace > 0 ? envGrace * 60_000 : undefined),
+    graceMs: options.graceMs,
     leaseMs: options.leaseMs,
     logger,
     hooks: options.hooks,

@@ -8,7 +8,7 @@ import { dayInZoneOf, titleOf } from './time.ts';
 import { buildDigest, type Digest } from './content.ts';
 import type { DigestEngine, RunOutcome } from './engine.ts';
 import type { ChannelPacer, SlackClient } from './slack.ts';
-import type { Subscription } from './storage/types.ts';
+import type { ShownSignal, Subscription } from './storage/types.ts';
 
 export interface TickDeps {
   engine: DigestEngine;
@@ -61,10 +61,11 @@ export function keySnapshot(client: LinenClient): KeySnapshot & { deliveriesOn(d
 /** Builds a subscription's digest for an instant from a key snapshot and what its previous digest showed. */
 export async function digestFor(
   deps: Pick<TickDeps, 'engine'>, sub: Subscription, at: Date, snap: ReturnType<typeof keySnapshot>,
+  previous?: Promise<{ shown: ShownSignal[] } | null>,
 ): Promise<Digest> {
   const yesterday = addDays(dayInZoneOf(at, sub.timeZone), -1);
   const [signals, customers, deliveries, prev] = await Promise.all([
-    snap.signals, snap.customers, snap.deliveriesOn(yesterday), deps.engine.store.previousDigest(sub.id, at),
+    snap.signals, snap.customers, snap.deliveriesOn(yesterday), previous ?? deps.engine.store.previousDigest(sub.id, at),
   ]);
   return buildDigest({
     subscription: sub, signals, customers, deliveries, yesterday, previous: prev ? prev.shown : null, title: titleOf(at, sub.timeZone),
@@ -78,10 +79,10 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
   const result: TickResult = { materialized: mat.created, skippedAtMaterialize: mat.skipped, claimed: runs.length, signalFetches: 0, outcomes: {} };
   if (!runs.length) return result;
 
-  const subs = new Map<string, Subscription | null>();
-  await Promise.all(
-    [...new Set(runs.map((r) => r.subscriptionId))].map(async (id) => subs.set(id, await engine.store.getSubscription(id))),
-  );
+  // Set-based reads for the whole batch: the subscriptions, and what each one's previous digest showed.
+  const subs = await engine.store.getSubscriptions([...new Set(runs.map((r) => r.subscriptionId))]);
+  const previous = engine.store.previousDigests(runs.map((r) => ({ subscriptionId: r.subscriptionId, before: r.scheduledFor })));
+  previous.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
   const snapshots = new Map<string, ReturnType<typeof keySnapshot>>();
   const snapshotOf = (keyRef: string) => {
     let s = snapshots.get(keyRef);
@@ -94,10 +95,10 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
   };
 
   await Promise.all(
-    runs.map(async (run) => {
+    runs.map(async (run, i) => {
       const sub = subs.get(run.subscriptionId) ?? null;
       const outcome = await engine.execute(
-        run, sub, () => digestFor(deps, sub!, run.scheduledFor, snapshotOf(sub!.keyRef)), deps.slack, deps.pacer,
+        run, sub, () => digestFor(deps, sub!, run.scheduledFor, snapshotOf(sub!.keyRef), previous.then((p) => p[i] ?? null)), deps.slack, deps.pacer,
       );
       result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
     }),

@@ -68,8 +68,19 @@ export interface Schedule {
   timeZone: string;
 }
 
+// A paused Cron only answers "next run after X": stateless, so one per (pattern, zone) is shared.
+const crons = new Map<string, Cron>();
+
 function cron(s: Schedule): Cron {
-  return new Cron(cronPattern(s.cadence, s.time), { timezone: s.timeZone, paused: true });
+  const pattern = cronPattern(s.cadence, s.time);
+  const key = `${pattern}|${s.timeZone}`;
+  let c = crons.get(key);
+  if (!c) {
+    if (crons.size > 5000) crons.clear();
+    c = new Cron(pattern, { timezone: s.timeZone, paused: true });
+    crons.set(key, c);
+  }
+  return c;
 }
 
 /** The next `n` run instants strictly after `after`. */
@@ -77,13 +88,26 @@ export function nextRuns(s: Schedule, after: Date, n: number): Date[] {
   return cron(s).nextRuns(n, after);
 }
 
+// Subscriptions sharing a schedule ask the same "next after X" within a tick: answer it once.
+const nextCache = new Map<string, Date | null>();
+
+function nextAfter(s: Schedule, after: Date): Date | null {
+  const key = `${s.cadence}|${s.time}|${s.timeZone}|${after.getTime()}`;
+  let next = nextCache.get(key);
+  if (next === undefined) {
+    if (nextCache.size > 20_000) nextCache.clear();
+    next = cron(s).nextRun(after);
+    nextCache.set(key, next);
+  }
+  return next === null ? null : new Date(next.getTime());
+}
+
 /** Run instants in (after, until], at most `max` of them (oldest first). */
 export function runsBetween(s: Schedule, after: Date, until: Date, max = 1000): Date[] {
-  const c = cron(s);
   const out: Date[] = [];
   let cursor = after;
   while (out.length < max) {
-    const next = c.nextRun(cursor);
+    const next = nextAfter(s, cursor);
     if (!next || next.getTime() > until.getTime()) break;
     out.push(next);
     cursor = next;

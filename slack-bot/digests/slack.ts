@@ -134,6 +134,8 @@ export function explainFailure(code: string, channelId: string): string {
     case 'account_inactive':
     case 'not_authed':
       return 'the bot token was revoked or is no longer valid; reinstall the app';
+    case 'linen_key_missing':
+      return 'the Linen API key it was set up with is no longer configured for the bot; unsubscribe it and subscribe again with the current key';
     case 'linen_auth':
       return 'the Linen API key was rejected or lacks the processing scope';
     default:

@@ -1,5 +1,6 @@
 /** Every listener, registered the way slack-samples/bolt-ts-starter-template does: one `register` per kind. */
 import type { App } from '@slack/bolt';
+import type { DigestDeps } from '../commands/answer.ts';
 import type { LinenService } from '../linen.ts';
 import type { BotLogger } from '../logger.ts';
 import actions from './actions/index.ts';
@@ -9,6 +10,7 @@ export interface BotDeps {
   linen: LinenService;
   logger: BotLogger;
   now?: (() => number) | undefined;
+  digests?: DigestDeps | undefined;
 }
 
 export function registerListeners(app: App, deps: BotDeps): void {

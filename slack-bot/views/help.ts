@@ -31,6 +31,11 @@ const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string;
     what: 'Fill rate against par (default: the last 7 days), worst items first, with a per-day trend. Quote names with spaces when a department follows without a window.',
     examples: ['fillrate Harborview Hotel', 'fillrate "Mercy General Hospital" 14 ICU', 'fillrate Harborview Hotel 2026-11-01 2026-11-15'],
   },
+  digest: {
+    syntax: 'digest subscribe [#channel] [daily|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high] [all-clear] | list | unsubscribe <id> | pause <id> | resume <id> | preview [id]',
+    what: 'A scheduled shortfall digest in a channel (default: this channel, daily at 07:00 org time, all customers, every severity).',
+    examples: ['digest subscribe', 'digest subscribe #linen-ops weekdays 06:30 high', 'digest list', 'digest preview'],
+  },
 };
 
 const line = (sub: Exclude<Subcommand, 'help'>) => {

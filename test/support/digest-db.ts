@@ -4,6 +4,8 @@ import pg from 'pg';
 import { openPg, openPglite, storeOver, type DigestStore, type SqlExecutor } from '../../slack-bot/digests/storage/index.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
+// In CI the PostgreSQL suites must run: a missing URL there is a broken setup, not a reason to skip them.
+if (process.env.CI && !PG_URL) throw new Error('TEST_DATABASE_URL must be set in CI (.ci/run sets it)');
 
 export interface TestDb {
   driver: 'pglite' | 'pg';

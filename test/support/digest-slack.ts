@@ -19,6 +19,12 @@ export interface FakeSlack {
   members: Set<string>;
   /** channel -> error answered by chat.postMessage (e.g. not_in_channel). */
   failures: Map<string, string>;
+  /** Channels by name for conversations.list (paged two per page); `archived` ones are listed only when asked. */
+  channels: Map<string, { id: string; archived?: boolean }>;
+  /** Every method answers `{ ok: false, error }` (invalid_auth, token_revoked: a token that no longer works). */
+  authError: string | null;
+  /** The next N chat.postMessage calls answer HTTP 500 (a transient failure). */
+  serverErrors: { count: number };
   /** Next N chat.postMessage calls answer 429 with this Retry-After (seconds). */
   rateLimit: { count: number; retryAfter: number };
   /** Epoch ms used for message ts (defaults to Date.now). */
@@ -50,6 +56,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   let seq = 0;
   const fake: Omit<FakeSlack, 'url' | 'close'> = {
     calls: [], messages: [], members: new Set(), failures: new Map(), rateLimit: { count: 0, retryAfter: 1 }, now: Date.now,
+    channels: new Map(), authError: null, serverErrors: { count: 0 },
     posts(channel) {
       return this.messages.filter((m) => channel === undefined || m.channel === channel);
     },
@@ -63,7 +70,20 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       res.end(JSON.stringify(obj));
     };
     const channel = String(body.channel ?? '');
+    if (fake.authError) return send({ ok: false, error: fake.authError });
+    if (method === 'conversations.list') {
+      const all = [...fake.channels].filter(([, c]) => !(String(body.exclude_archived) === 'true' && c.archived));
+      const start = Number(body.cursor || 0);
+      const page = all.slice(start, start + 2).map(([name, c]) => ({ id: c.id, name, name_normalized: name, is_archived: Boolean(c.archived) }));
+      const next = start + 2 < all.length ? String(start + 2) : '';
+      return send({ ok: true, channels: page, response_metadata: { next_cursor: next } });
+    }
     if (method === 'chat.postMessage') {
+      if (fake.serverErrors.count > 0) {
+        fake.serverErrors.count--;
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        return res.end('upstream trouble');
+      }
       if (fake.rateLimit.count > 0) {
         fake.rateLimit.count--;
         return send({ ok: false, error: 'ratelimited' }, 429, { 'retry-after': String(fake.rateLimit.retryAfter) });
@@ -88,7 +108,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     }
     if (method === 'conversations.info') {
       if (fake.failures.get(channel) === 'channel_not_found') return send({ ok: false, error: 'channel_not_found' });
-      return send({ ok: true, channel: { id: channel, is_member: fake.members.has(channel), is_im: channel.startsWith('D') } });
+      const archived = fake.failures.get(channel) === 'is_archived';
+      return send({ ok: true, channel: { id: channel, is_member: fake.members.has(channel), is_im: channel.startsWith('D'), is_archived: archived } });
     }
     send({ ok: false, error: 'unknown_method' });
   });

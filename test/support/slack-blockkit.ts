@@ -75,9 +75,10 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
     }
   });
   for (const t of [...mrkdwns, typeof msg.text === 'string' ? msg.text : '']) {
-    // The bot writes only user mentions (<@U...>) itself; anything else in angle brackets came from data.
+    // The bot writes only user mentions (<@U...>) and channel links (<#C...>) itself; anything else in angle
+    // brackets came from data.
     const tokens = t.match(/<[^>]*>/g) ?? [];
-    for (const tok of tokens) if (!/^<@U[A-Z0-9]+>$/.test(tok)) p(`unescaped Slack token ${tok}`);
+    for (const tok of tokens) if (!/^<@U[A-Z0-9]+>$/.test(tok) && !/^<#[CG][A-Z0-9]+>$/.test(tok)) p(`unescaped Slack token ${tok}`);
     // The escaped form is `@` + zero-width space + `channel`, which this does not match.
     if (/@(channel|here|everyone)\b/i.test(t)) p(`special mention left active in "${t.slice(0, 80)}"`);
   }

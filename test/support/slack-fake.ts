@@ -3,7 +3,8 @@
  * - the Web API (`SLACK_API_URL` points at `/api/`): auth.test, conversations.open, chat.postMessage,
  *   files.getUploadURLExternal, files.completeUploadExternal, recording every call with its parameters;
  * - the upload URL the second step of files.uploadV2 posts the bytes to (kept, for checking the PDF);
- * - response_url sinks (`/response/<id>`) that record what the bot posts through respond().
+ * - response_url sinks (`/response/<id>`) that record what the bot posts through respond();
+ * - for digests: conversations.info and conversations.list (paged) over `channels`, conversations.history.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +43,8 @@ export interface FakeSlack {
   waitForCall(method: string, timeoutMs?: number): Promise<ApiCall>;
   /** Make a Web API method answer `{ ok: false, error }`. */
   failMethod(method: string, error: string | null): void;
+  /** Channels the workspace has, by id (conversations.info / conversations.list); others are not found. */
+  channels: Map<string, { name: string; member: boolean; archived?: boolean }>;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const posts: SinkPost[] = [];
   const uploads: Upload[] = [];
   const failures = new Map<string, string>();
+  const channels = new Map<string, { name: string; member: boolean; archived?: boolean }>();
   const waiters = new Set<() => void>();
   const notify = () => {
     for (const w of [...waiters]) w();
@@ -114,7 +118,21 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           case 'conversations.open':
             return json(res, 200, { ok: true, channel: { id: `D0${String(params.users ?? 'X')}` } });
           case 'chat.postMessage':
-            return json(res, 200, { ok: true, channel: params.channel, ts: '1700000002.000300' });
+            return json(res, 200, { ok: true, channel: params.channel, ts: `1700000002.${String(calls.length).padStart(6, '0')}` });
+          case 'conversations.info': {
+            const c = channels.get(String(params.channel));
+            if (!c) return json(res, 200, { ok: false, error: 'channel_not_found' });
+            return json(res, 200, { ok: true, channel: { id: params.channel, name: c.name, is_member: c.member, is_archived: Boolean(c.archived) } });
+          }
+          case 'conversations.list': {
+            // Two per page, so that a lookup has to follow the cursor.
+            const all = [...channels].filter(([, c]) => !(String(params.exclude_archived) === 'true' && c.archived));
+            const start = Number(params.cursor || 0);
+            const page = all.slice(start, start + 2).map(([id, c]) => ({ id, name: c.name, name_normalized: c.name, is_archived: Boolean(c.archived) }));
+            return json(res, 200, { ok: true, channels: page, response_metadata: { next_cursor: start + 2 < all.length ? String(start + 2) : '' } });
+          }
+          case 'conversations.history':
+            return json(res, 200, { ok: true, messages: [], has_more: false });
           case 'files.getUploadURLExternal': {
             const fileId = `F0${++nextFile}`;
             return json(res, 200, { ok: true, upload_url: `${origin}/upload/${fileId}`, file_id: fileId });
@@ -161,6 +179,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     calls,
     posts,
     uploads,
+    channels,
     responseUrl() {
       const id = `r${++nextSink}`;
       return { id, url: `${origin}/response/${id}` };

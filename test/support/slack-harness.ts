@@ -3,10 +3,14 @@
  * configured through `loadConfig` exactly as from the environment. Every log line is captured and every
  * message the bot sends is checked by the Block Kit validator as it arrives.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
 import { createLinenClient, type AsyncTransport, type LinenClient } from '../../shared/node.ts';
 import { UndiciTransport } from '../../shared/node.ts';
-import { startBot, type RunningBot } from '../../slack-bot/app.ts';
+import { startBot, type RunningBot, type StartOptions } from '../../slack-bot/app.ts';
+import { openPglite, storeOver, type DigestStore } from '../../slack-bot/digests/storage/index.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
 import { createLogger } from '../../slack-bot/logger.ts';
 import { validateMessage } from './slack-blockkit.ts';
@@ -40,9 +44,9 @@ export interface BotUnderTest {
   logs: string[];
   paths: string[];
   /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
-  command(text: string, opts?: SignedPost & { userId?: string }): Promise<{ status: number; body: string; ms: number; sink: string }>;
+  command(text: string, opts?: SignedPost & { userId?: string; channelId?: string }): Promise<{ status: number; body: string; ms: number; sink: string }>;
   /** `/linen <text>` and its (first) answer through response_url. */
-  ask(text: string): Promise<Record<string, any>>;
+  ask(text: string, opts?: { userId?: string; channelId?: string }): Promise<Record<string, any>>;
   click(actionId: string, value: string, opts?: { blockId?: string; userId?: string }): Promise<{ status: number; sink: string }>;
   stop(): Promise<void>;
 }
@@ -52,7 +56,10 @@ export interface Harness {
   slack: FakeSlack;
   /** Problems the validator found in any message the bot sent so far. */
   problems: string[];
-  startBotWith(env: Record<string, string | undefined>, opts?: { maxRetries?: number }): Promise<BotUnderTest>;
+  startBotWith(
+    env: Record<string, string | undefined>,
+    opts?: { maxRetries?: number; start?: Pick<StartOptions, 'digests' | 'digestStore'> },
+  ): Promise<BotUnderTest>;
   close(): Promise<void>;
 }
 
@@ -61,6 +68,10 @@ export async function startHarness(): Promise<Harness> {
   const slack = await startFakeSlack();
   const problems: string[] = [];
   const bots: BotUnderTest[] = [];
+  // Bots whose test sets no digest storage share one in-memory store (opened once: PGlite takes a moment to
+  // start); a test that sets LINEN_DATA_DIR or DATABASE_URL gets the bot's own store, opened from that setting.
+  const dataDirs: string[] = [];
+  let shared: Promise<DigestStore> | undefined;
   // Validate every message as it reaches the fake Slack.
   const origPush = slack.posts.push.bind(slack.posts);
   slack.posts.push = (...items) => {
@@ -83,6 +94,13 @@ export async function startHarness(): Promise<Harness> {
         PORT: '0',
         ...envOverrides,
       };
+      let digestStore: DigestStore | undefined;
+      if (env.LINEN_DATA_DIR === undefined && env.DATABASE_URL === undefined && !opts.start?.digestStore) {
+        // Never the repository's ./data, even if the shared store is not used.
+        env.LINEN_DATA_DIR = mkdtempSync(join(tmpdir(), 'linen-bot-'));
+        dataDirs.push(env.LINEN_DATA_DIR);
+        digestStore = await (shared ??= openPglite().then(storeOver));
+      }
       const config = loadConfig(env);
       const logs: string[] = [];
       const logger = createLogger({ write: (line) => logs.push(line), level: 'debug' as never });
@@ -99,7 +117,7 @@ export async function startHarness(): Promise<Harness> {
           now: () => NOW,
         });
       }
-      const bot = await startBot(config, { logger, linenClient, host: '127.0.0.1', now: () => NOW });
+      const bot = await startBot(config, { logger, linenClient, host: '127.0.0.1', now: () => NOW, digestStore, ...opts.start });
       const url = `http://127.0.0.1:${bot.port}/slack/events`;
       const but: BotUnderTest = {
         bot,
@@ -108,11 +126,11 @@ export async function startHarness(): Promise<Harness> {
         paths: counting.paths,
         async command(text, o = {}) {
           const sink = slack.responseUrl();
-          const r = await postSigned(url, SIGNING_SECRET, commandBody({ text, responseUrl: sink.url, userId: o.userId }), o);
+          const r = await postSigned(url, SIGNING_SECRET, commandBody({ text, responseUrl: sink.url, userId: o.userId, channelId: o.channelId }), o);
           return { ...r, sink: sink.id };
         },
-        async ask(text) {
-          const r = await but.command(text);
+        async ask(text, o = {}) {
+          const r = await but.command(text, o);
           if (r.status !== 200) throw new Error(`ack ${r.status}: ${r.body}`);
           const [first] = await slack.waitForPosts(r.sink, 1, 15_000);
           return first!.body;
@@ -131,6 +149,8 @@ export async function startHarness(): Promise<Harness> {
       for (const b of bots) await b.stop();
       await slack.close();
       await sandbox.close();
+      for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
+      if (shared) await (await shared).close();
     },
   };
 }

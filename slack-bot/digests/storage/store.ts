@@ -116,35 +116,56 @@ export class SqlDigestStore implements DigestStore {
   }
 
   async materializeDue(now: Date, limit: number, plan: (s: Subscription) => MaterializePlan) {
+    // Idle ticks (nothing due) cost one indexed read and no transaction.
+    const any = await this.db.query(`SELECT 1 FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1 LIMIT 1`, [now]);
+    if (!any.length) return { created: 0, skipped: 0 };
     return this.db.transaction(async (tx) => {
       const due = await tx.query(
         `SELECT * FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1
          ORDER BY next_run_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [now, limit],
       );
-      let created = 0;
-      let skipped = 0;
+      if (!due.length) return { created: 0, skipped: 0 };
+      // Every due subscription's runs in one INSERT and every next_run_at in one UPDATE (set-based, one round-trip each).
+      const runs = { id: [] as string[], sub: [] as string[], at: [] as Date[], status: [] as string[], channel: [] as string[], error: [] as (string | null)[] };
+      const next = { id: [] as string[], at: [] as (Date | null)[] };
       for (const row of due) {
         const sub = toSubscription(row);
         const p = plan(sub);
         for (const run of p.runs) {
-          const ins = await tx.query(
-            `INSERT INTO digest_runs (id, subscription_id, scheduled_for, status, channel_id, error, created_at, finished_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $4 = 'skipped' THEN $7::timestamptz END)
-             ON CONFLICT (subscription_id, scheduled_for) DO NOTHING RETURNING id`,
-            [newId('r', 12), sub.id, run.scheduledFor, run.status, sub.channelId, run.error ?? null, now],
-          );
-          if (ins.length) run.status === 'skipped' ? skipped++ : created++;
+          runs.id.push(newId('r', 12));
+          runs.sub.push(sub.id);
+          runs.at.push(run.scheduledFor);
+          runs.status.push(run.status);
+          runs.channel.push(sub.channelId);
+          runs.error.push(run.error ?? null);
         }
-        await tx.query('UPDATE digest_subscriptions SET next_run_at = $2 WHERE id = $1', [sub.id, p.nextRunAt]);
+        next.id.push(sub.id);
+        next.at.push(p.nextRunAt);
       }
+      let created = 0;
+      let skipped = 0;
+      if (runs.id.length) {
+        const ins = await tx.query<{ status: string }>(
+          `INSERT INTO digest_runs (id, subscription_id, scheduled_for, status, channel_id, error, created_at, finished_at)
+           SELECT r.id, r.sub, r.at, r.status, r.channel, r.error, $7, CASE WHEN r.status = 'skipped' THEN $7::timestamptz END
+           FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[]) AS r(id, sub, at, status, channel, error)
+           ON CONFLICT (subscription_id, scheduled_for) DO NOTHING RETURNING status`,
+          [runs.id, runs.sub, runs.at, runs.status, runs.channel, runs.error, now],
+        );
+        for (const r of ins) r.status === 'skipped' ? skipped++ : created++;
+      }
+      await tx.query(
+        `UPDATE digest_subscriptions d SET next_run_at = u.at FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at) WHERE d.id = u.id`,
+        [next.id, next.at],
+      );
       return { created, skipped };
     });
   }
 
   async claimRuns(workerId: string, now: Date, leaseMs: number, limit: number): Promise<DigestRun[]> {
-    const rows = await this.db.transaction((tx) =>
-      tx.query(
+    // One statement: its own transaction; the row locks of FOR UPDATE SKIP LOCKED keep two replicas apart.
+    const rows = await this.db.query(
         `WITH c AS (
            SELECT r.id FROM digest_runs r
            WHERE r.status IN ('pending', 'claimed', 'posting') AND r.scheduled_for <= $2
@@ -154,7 +175,6 @@ export class SqlDigestStore implements DigestStore {
            status = CASE WHEN r.status = 'pending' THEN 'claimed' ELSE r.status END
          FROM c WHERE r.id = c.id RETURNING r.*`,
         [workerId, now, later(now, leaseMs), limit],
-      ),
     );
     return rows.map(toRun).sort((a, b) => a.scheduledFor.getTime() - b.scheduledFor.getTime());
   }
@@ -172,25 +192,20 @@ export class SqlDigestStore implements DigestStore {
     runId: string, workerId: string, now: Date,
     outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[] },
   ): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.query(
-        `UPDATE digest_runs SET status = $3, message_ts = $4, finished_at = $5, lease_until = NULL, error = NULL
-         WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting') RETURNING id`,
-        [runId, workerId, outcome.status, outcome.messageTs, now],
-      );
-      if (!rows.length) return false;
-      if (outcome.shown.length) {
-        const ids = outcome.shown.map((s) => s.signalId);
-        const states = outcome.shown.map((s) => s.state);
-        const snaps = outcome.shown.map((s) => JSON.stringify(s.snapshot));
-        await tx.query(
-          `INSERT INTO digest_run_signals (run_id, signal_id, state, snapshot)
-           SELECT $1, s.id, s.state, s.snap::jsonb FROM unnest($2::text[], $3::text[], $4::text[]) AS s(id, state, snap)`,
-          [runId, ids, states, snaps],
-        );
-      }
-      return true;
-    });
+    // One statement (atomic on its own): the conditional update, and what the digest showed only if it applied.
+    const rows = await this.db.query<{ n: number }>(
+      `WITH u AS (
+         UPDATE digest_runs SET status = $3, message_ts = $4, finished_at = $5, lease_until = NULL, error = NULL
+         WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting') RETURNING id),
+       ins AS (
+         INSERT INTO digest_run_signals (run_id, signal_id, state, snapshot)
+         SELECT u.id, s.id, s.state, s.snap::jsonb FROM u CROSS JOIN unnest($6::text[], $7::text[], $8::text[]) AS s(id, state, snap)
+         ON CONFLICT DO NOTHING)
+       SELECT count(*)::int AS n FROM u`,
+      [runId, workerId, outcome.status, outcome.messageTs, now,
+        outcome.shown.map((s) => s.signalId), outcome.shown.map((s) => s.state), outcome.shown.map((s) => JSON.stringify(s.snapshot))],
+    );
+    return Number(rows[0]?.n ?? 0) > 0;
   }
 
   async endRun(runId: string, workerId: string, now: Date, status: 'skipped' | 'failed', error: string): Promise<boolean> {
@@ -210,18 +225,36 @@ export class SqlDigestStore implements DigestStore {
   }
 
   async previousDigest(subscriptionId: string, before: Date) {
+    return (await this.previousDigests([{ subscriptionId, before }]))[0] ?? null;
+  }
+
+  async previousDigests(asks: readonly { subscriptionId: string; before: Date }[]) {
+    if (!asks.length) return [];
     const runs = await this.db.query(
-      `SELECT * FROM digest_runs WHERE subscription_id = $1 AND scheduled_for < $2 AND status IN ('posted', 'quiet')
-       ORDER BY scheduled_for DESC LIMIT 1`,
-      [subscriptionId, before],
+      `SELECT q.i, r.* FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS q(sub, before, i)
+       CROSS JOIN LATERAL (
+         SELECT * FROM digest_runs r WHERE r.subscription_id = q.sub AND r.scheduled_for < q.before AND r.status IN ('posted', 'quiet')
+         ORDER BY r.scheduled_for DESC LIMIT 1) r`,
+      [asks.map((a) => a.subscriptionId), asks.map((a) => a.before)],
     );
-    if (!runs[0]) return null;
-    const run = toRun(runs[0]);
-    const shown = await this.db.query<{ signal_id: string; state: string; snapshot: unknown }>(
-      'SELECT signal_id, state, snapshot FROM digest_run_signals WHERE run_id = $1 ORDER BY signal_id',
-      [run.id],
-    );
-    return { run, shown: shown.map((s) => ({ signalId: s.signal_id, state: s.state, snapshot: json<ShownSignal['snapshot']>(s.snapshot) })) };
+    const found = runs.map((row) => ({ i: Number(row.i) - 1, run: toRun(row) }));
+    const shownBy = new Map<string, ShownSignal[]>(found.map((f) => [f.run.id, []]));
+    if (found.length) {
+      const shown = await this.db.query<{ run_id: string; signal_id: string; state: string; snapshot: unknown }>(
+        'SELECT run_id, signal_id, state, snapshot FROM digest_run_signals WHERE run_id = ANY($1::text[]) ORDER BY run_id, signal_id',
+        [[...shownBy.keys()]],
+      );
+      for (const s of shown) shownBy.get(s.run_id)!.push({ signalId: s.signal_id, state: s.state, snapshot: json<ShownSignal['snapshot']>(s.snapshot) });
+    }
+    const out: ({ run: DigestRun; shown: ShownSignal[] } | null)[] = asks.map(() => null);
+    for (const f of found) out[f.i] = { run: f.run, shown: shownBy.get(f.run.id)! };
+    return out;
+  }
+
+  async getSubscriptions(ids: readonly string[]): Promise<Map<string, Subscription>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.query('SELECT * FROM digest_subscriptions WHERE id = ANY($1::text[])', [[...ids]]);
+    return new Map(rows.map((r) => [String(r.id), toSubscription(r)]));
   }
 
   async listRuns(filter: { subscriptionId?: string; status?: RunStatus } = {}): Promise<DigestRun[]> {

@@ -97,6 +97,10 @@ export interface DigestStore {
   releaseRun(runId: string, workerId: string, retryAt: Date, error: string): Promise<void>;
   /** The latest posted or quiet run of the subscription before `before`, with what it showed. */
   previousDigest(subscriptionId: string, before: Date): Promise<{ run: DigestRun; shown: ShownSignal[] } | null>;
+  /** `previousDigest` for many (subscription, instant) pairs in two queries, in the order asked. */
+  previousDigests(asks: readonly { subscriptionId: string; before: Date }[]): Promise<({ run: DigestRun; shown: ShownSignal[] } | null)[]>;
+  /** Several subscriptions by id in one query (missing ones are absent from the map). */
+  getSubscriptions(ids: readonly string[]): Promise<Map<string, Subscription>>;
   listRuns(filter?: { subscriptionId?: string; status?: RunStatus }): Promise<DigestRun[]>;
   close(): Promise<void>;
 }

@@ -14,7 +14,8 @@ export function register(app: App, deps: BotDeps): void {
     // Let other requests that are already waiting be acknowledged before this one's work starts.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const started = Date.now();
-    const message = await answerText(command.text, deps);
+    const caller = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id ?? null };
+    const message = await answerText(command.text, { ...deps, caller });
     try {
       await respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
       deps.logger.debug(`/linen ${message.command} answered in ${Date.now() - started} ms`);

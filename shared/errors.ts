@@ -117,8 +117,9 @@ export class PermissionDeniedError extends LinenError {
 
 /** 404: unknown route, or a resource or customer outside the key's access. */
 export class NotFoundError extends LinenError {
-  constructor(i: ApiErrorInit) {
-    super(apiInit(i, `Not found, or not visible to this key: ${i.message}`));
+  /** `userMessage` is given when the client itself found nothing (a lookup) and can say so in one sentence. */
+  constructor(i: ApiErrorInit & { userMessage?: string | undefined }) {
+    super(apiInit(i, i.userMessage ?? `Not found, or not visible to this key: ${i.message}`));
   }
 }
 

@@ -43,12 +43,14 @@ export async function main(argv: readonly string[], env: Record<string, string |
     return runConsole({ env, ask: cli.ask });
   }
   const config = loadConfig(env);
-  const bot = await startBot(config);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  // Listen before starting: a signal that arrives during start-up then stops the bot once it is up, instead
+  // of killing it half-started.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
   });
+  const bot = await startBot(config);
+  await stopRequested;
   bot.logger.info('stopping');
   await bot.stop();
   return 0;

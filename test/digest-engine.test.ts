@@ -34,7 +34,7 @@ for (const driver of drivers) {
       expect(r2.text).toContain('Mercy General Hospital, Harborview Hotel, high severity and above');
       expect((await cmd('subscribe mon,funday')).text).toBe('"funday" is not a day; use mon, tue, wed, thu, fri, sat or sun (for example mon,wed,fri).');
       expect((await cmd('subscribe 25:00')).text).toBe('"25:00" is not a time; use HH:MM on a 24-hour clock, from 00:00 to 23:59.');
-      expect((await cmd('subscribe Nowhere Clinic')).text).toMatch(/no customer named "Nowhere Clinic" is visible/);
+      expect((await cmd('subscribe Nowhere Clinic')).text).toBe('No customer named "Nowhere Clinic" is visible to this key.');
       expect((await cmd('subscribe <#C0OTHER|ops>')).text).toBe("I'm not a member of <#C0OTHER>; run `/invite @Linen` in that channel, then try again.");
       expect((await cmd('pause dzzzzz')).text).toBe('There is no digest subscription `dzzzzz`; `/linen digest list` shows them.');
       expect((await cmd('subscribe', { adminUserIds: ['U0ADMIN'] })).text).toMatch(/Only the Linen admins/);

@@ -29,7 +29,8 @@ export function ticketStatusLabel(t: Pick<QualityTicket, 'status'>): string {
 }
 
 export function ticketNotFound(number: string): NotFoundError {
-  return new NotFoundError({ status: 404, code: 'not_found', message: `no ticket ${number} is visible to this key`, requestId: undefined });
+  const sentence = `No ticket ${number} is visible to this key.`;
+  return new NotFoundError({ status: 404, code: 'not_found', message: sentence, userMessage: sentence, requestId: undefined });
 }
 
 const norm = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -86,5 +87,6 @@ export function resolveCustomerFrom(input: string, customers: readonly Customer[
   }
   const close = closeMatches(input, customers);
   const hint = close.length ? ` Close matches: ${list(close)}.` : '';
-  throw new NotFoundError({ status: 404, code: 'not_found', message: `no customer named "${input.trim()}" is visible to this key.${hint}`, requestId: undefined });
+  const sentence = `No customer named "${input.trim()}" is visible to this key.${hint}`;
+  throw new NotFoundError({ status: 404, code: 'not_found', message: sentence, userMessage: sentence, requestId: undefined });
 }

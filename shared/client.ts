@@ -9,6 +9,7 @@ import { DEFAULT_RETRY } from './core/retry.ts';
 import { runAsync, runSync } from './core/run.ts';
 import { ConfigurationError } from './errors.ts';
 import { isValidTimeZone } from './dates.ts';
+import { parseUrl, type ParsedUrl } from './url.ts';
 import { AsyncPaged, SyncPaged } from './paged.ts';
 import type { ResourceContext } from './resources/define.ts';
 import { defineResources } from './resources/index.ts';
@@ -82,20 +83,6 @@ export type LinenClientSync = SyncResources & ClientInfo;
 export type LinenApiSync = SyncApiResources & ClientInfo;
 
 const DEFAULT_UA = 'linen-connect/0.1';
-
-type ParsedUrl = Pick<URL, 'protocol' | 'origin' | 'href' | 'search' | 'hash' | 'username' | 'password'>;
-
-/** `URL` where the runtime has it. Apps Script's V8 has none: there, a strict parse of an http(s) address. */
-function parseUrl(href: string): ParsedUrl {
-  if (typeof URL === 'function') return new URL(href);
-  const m = /^(https?:)\/\/(?:([^@/?#]*)@)?([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d+))?(\/[^?#]*)?(\?[^#]+)?(#.+)?$/i.exec(href.trim());
-  if (!m) throw new TypeError(`Invalid URL: ${href}`);
-  const protocol = m[1]!.toLowerCase();
-  const port = m[4] && m[4] !== (protocol === 'https:' ? '443' : '80') ? `:${m[4]}` : '';
-  const origin = `${protocol}//${m[3]!.toLowerCase()}${port}`;
-  const [search, hash] = [m[6] ?? '', m[7] ?? ''];
-  return { protocol, origin, href: origin + (m[5] || '/') + search + hash, search, hash, username: m[2] ?? '', password: '' };
-}
 
 export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number): ResourceContext {
   if (typeof opts.apiKey !== 'string' || opts.apiKey.trim() === '') {

@@ -1,3 +1,4 @@
+import { parseHttpUrl } from '../shared/url.ts';
 import { describe, expect, it } from 'vitest';
 import { nextCursor } from '../shared/core/list.ts';
 import { pacingStep, Pacer, type PacingState } from '../shared/core/pacing.ts';
@@ -223,5 +224,30 @@ describe('query building', () => {
     expect(() => buildQuery(decls, { from: '2025-02-30' }, 'UTC')).toThrow(InvalidParamsError);
     expect(() => buildQuery(decls, { from: '2025-03-02', to: '2025-03-01' }, 'UTC')).toThrow(/after/);
     expect(() => buildQuery(decls, { customerId: '' }, 'UTC')).toThrow(InvalidParamsError);
+  });
+});
+
+describe('addresses without the URL global (Apps Script)', () => {
+  it('parse like URL for the addresses the client handles', () => {
+    const samples = [
+      'https://api.example.com/v1',
+      'http://127.0.0.1:4010/v1/',
+      'https://API.Example.com:443/v1/files/invoice/c123?key_id=key_1&expires=1795356469&signature=0f81',
+      'http://[::1]:8080/v1',
+      'https://user:secret@api.example.com/v1#frag',
+    ];
+    for (const href of samples) {
+      const expected = new URL(href);
+      const got = parseHttpUrl(href);
+      for (const field of ['protocol', 'origin', 'href', 'search', 'hash', 'username', 'password'] as const) {
+        expect(got[field], `${field} of ${href}`).toBe(expected[field]);
+      }
+    }
+  });
+
+  it('refuses what is not an absolute http(s) address', () => {
+    for (const bad of ['api.example.com/v1', 'ftp://example.com/', 'https://', 'not a url']) {
+      expect(() => parseHttpUrl(bad)).toThrow(TypeError);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { send } from '../core/request.ts';
 import { P, type ParamsOf } from '../params.ts';
 import { BalanceRowSchema, INVOICE_STATUSES, InvoiceSchema, PO_STATUSES, PaymentSchema, PurchaseOrderSchema } from '../schemas/accounting.ts';
 import { COMMON, DATED, failedCall, list, type ResourceContext } from './define.ts';
+import { parseUrl, type ParsedUrl } from '../url.ts';
 
 const SCOPE = 'accounting';
 
@@ -53,9 +54,9 @@ export function checkPdfUrl(ctx: Pick<ResourceContext, 'origin'>, pdfUrl: unknow
   if (typeof pdfUrl !== 'string' || pdfUrl === '') {
     throw new ConfigurationError('pdfUrl must be the pdf_url of an invoice row', 'Give the invoice\'s pdf_url as listed by the API.');
   }
-  let url: URL;
+  let url: ParsedUrl;
   try {
-    url = new URL(pdfUrl);
+    url = parseUrl(pdfUrl);
   } catch {
     throw new ConfigurationError(`pdfUrl is not an absolute URL: ${pdfUrl}`, 'Give the invoice\'s pdf_url as listed by the API.');
   }

@@ -83,7 +83,9 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       appToken: config.slack.appToken!,
       logger,
       customRoutes: [healthRoute(linen)],
-      installerOptions: { port: config.port },
+      // The Socket Mode client calls apps.connections.open with its own Web API client: it must use the same
+      // SLACK_API_URL as the bot's (a copy: the client adds its retry settings to the object it is given).
+      installerOptions: { port: config.port, clientOptions: { ...clientOptions } },
     });
     app = new App({ token: config.slack.botToken, receiver, socketMode: true, logger, logLevel: logger.getLevel(), clientOptions });
     receiverServer = () => (receiver as unknown as { httpServer?: Server }).httpServer;

@@ -10,6 +10,11 @@ const ORDER: Record<LogLevel, number> = { [LogLevel.DEBUG]: 0, [LogLevel.INFO]: 
 
 /** Slack tokens have recognisable prefixes; scrub them even when they are not the configured ones. */
 const SLACK_TOKEN = /\bxox[abposr]-[A-Za-z0-9-]+|\bxapp-[A-Za-z0-9-]+/g;
+/**
+ * Short-lived credentials Bolt prints at debug level: a command's response_url (anyone holding it may post to the
+ * channel for 30 minutes) and the one-time ticket of a Socket Mode connection URL.
+ */
+const SLACK_LINKS = /(https:\/\/hooks\.slack\.com\/(?:commands|actions)\/)[^\s"'\\]+|([?&]ticket=)[^\s"'&\\]+/g;
 
 export interface BotLogger extends Logger {
   /** Add a secret to scrub (e.g. once it is known). */
@@ -54,7 +59,10 @@ export function createLogger(options: LoggerOptions = {}): BotLogger {
     if (ORDER[lvl] < ORDER[level]) return;
     const text = args.map(show).join(' ');
     const line = `${new Date().toISOString()} ${lvl.toUpperCase()} [${name}] ${text}`;
-    write(redact(line, [...secrets]).replace(SLACK_TOKEN, '[redacted]'), lvl);
+    const scrubbed = redact(line, [...secrets])
+      .replace(SLACK_TOKEN, '[redacted]')
+      .replace(SLACK_LINKS, (_match, hook: string | undefined, ticket: string | undefined) => `${hook ?? ticket}[redacted]`);
+    write(scrubbed, lvl);
   };
 
   return {

@@ -4,7 +4,9 @@
  *   files.getUploadURLExternal, files.completeUploadExternal, recording every call with its parameters;
  * - the upload URL the second step of files.uploadV2 posts the bytes to (kept, for checking the PDF);
  * - response_url sinks (`/response/<id>`) that record what the bot posts through respond();
- * - for digests: conversations.info and conversations.list (paged) over `channels`, conversations.history.
+ * - for digests: conversations.info and conversations.list (paged) over `channels`, conversations.history;
+ * - for Socket Mode: apps.connections.open answers the WebSocket URL set with `setSocketModeUrl` (unset: the
+ *   method is unknown, as before).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +47,8 @@ export interface FakeSlack {
   failMethod(method: string, error: string | null): void;
   /** Channels the workspace has, by id (conversations.info / conversations.list); others are not found. */
   channels: Map<string, { name: string; member: boolean; archived?: boolean }>;
+  /** The URL apps.connections.open answers (a fake Socket Mode endpoint); null: the method is unknown. */
+  setSocketModeUrl(url: string | null): void;
   close(): Promise<void>;
 }
 
@@ -75,6 +79,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   let nextSink = 0;
   let nextFile = 0;
   let origin = '';
+  let socketModeUrl: string | null = null;
 
   const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
@@ -131,6 +136,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             const page = all.slice(start, start + 2).map(([id, c]) => ({ id, name: c.name, name_normalized: c.name, is_archived: Boolean(c.archived) }));
             return json(res, 200, { ok: true, channels: page, response_metadata: { next_cursor: start + 2 < all.length ? String(start + 2) : '' } });
           }
+          case 'apps.connections.open':
+            if (socketModeUrl === null) return json(res, 200, { ok: false, error: 'unknown_method' });
+            return json(res, 200, { ok: true, url: socketModeUrl });
           case 'conversations.history':
             return json(res, 200, { ok: true, messages: [], has_more: false });
           case 'files.getUploadURLExternal': {
@@ -197,6 +205,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     failMethod(method, error) {
       if (error === null) failures.delete(method);
       else failures.set(method, error);
+    },
+    setSocketModeUrl(url) {
+      socketModeUrl = url;
     },
     close: () =>
       new Promise<void>((resolve) => {

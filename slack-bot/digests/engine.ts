@@ -129,19 +129,25 @@ export class DigestEngine {
         await store.completeRun(run.id, workerId, now(), { status: 'quiet', messageTs: null, shown: d.shown });
         return 'quiet';
       }
-      // The channel's slot covers the post only: the next message to the channel waits for pacing, not for our bookkeeping.
-      const sent = await pacer.run(channel, async () => {
-        if (!(await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel))) return null;
-        await this.opts.hooks?.beforePost?.(run);
-        const res = await withSlackRetry(
-          () => slack.chat.postMessage({
-            channel, text: d.text, blocks: d.blocks, unfurl_links: false, unfurl_media: false,
-            metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
-          }),
-          this.opts.retry,
-        );
-        return String(res.ts);
-      });
+      // The channel's slot covers the post only: the next message to the channel waits for pacing, not for our
+      // bookkeeping. The run is marked `posting` while the slot's spacing wait runs (at most one interval before
+      // the post; a crash in between leaves a `posting` run, which a takeover checks the channel history for).
+      const sent = await pacer.runPrepared(
+        channel,
+        () => store.beginPosting(run.id, workerId, now(), this.leaseMs, channel),
+        async (marked) => {
+          if (!marked) return null;
+          await this.opts.hooks?.beforePost?.(run);
+          const res = await withSlackRetry(
+            () => slack.chat.postMessage({
+              channel, text: d.text, blocks: d.blocks, unfurl_links: false, unfurl_media: false,
+              metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
+            }),
+            this.opts.retry,
+          );
+          return String(res.ts);
+        },
+      );
       if (sent === null) return 'lost';
       await this.opts.hooks?.afterPost?.(run, sent);
       const ok = await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: sent, shown: d.shown });

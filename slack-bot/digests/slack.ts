@@ -81,15 +81,26 @@ export class ChannelPacer {
   ) {}
 
   run<T>(channel: string, fn: () => Promise<T>): Promise<T> {
+    return this.runPrepared(channel, async () => undefined, fn);
+  }
+
+  /**
+   * Like `run`, with `prepare` started as soon as the channel's previous send is done, alongside the spacing
+   * wait (its latency does not widen the gap); `send` gets its result once the channel's slot is open.
+   */
+  runPrepared<P, T>(channel: string, prepare: () => Promise<P>, send: (prepared: P) => Promise<T>): Promise<T> {
     const prev = this.#tails.get(channel) ?? Promise.resolve();
     const next = prev.catch(() => {}).then(async () => {
+      const prepared = prepare();
+      prepared.catch(() => {}); // awaited below, after the wait
       const last = this.#last.get(channel);
       if (last !== undefined) {
         const due = last + this.intervalMs - this.monotonic();
         if (due > 0) await this.wait(due);
       }
+      const p = await prepared;
       try {
-        return await fn();
+        return await send(p);
       } finally {
         this.#last.set(channel, this.monotonic());
       }

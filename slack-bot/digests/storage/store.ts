@@ -5,6 +5,7 @@
  * record anything).
  */
 import { randomBytes } from 'node:crypto';
+import { GroupCommit } from './group-commit.ts';
 import type { SqlExecutor } from './sql.ts';
 import type {
   DigestRun, DigestStore, MaterializePlan, NewSubscription, RunStatus, ShownSignal, Subscription, SubscriptionStatus,
@@ -60,7 +61,17 @@ function toRun(r: Row): DigestRun {
 
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
+interface PostingAsk { runId: string; workerId: string; leaseUntil: Date; channelId: string }
+interface Completion {
+  runId: string; workerId: string; now: Date; status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[];
+}
+
 export class SqlDigestStore implements DigestStore {
+  // Group commits: concurrent `beginPosting` calls (channels whose slots open together) share one statement, and
+  // so do completions collected for a few ms. Each row stays conditional on its claim, as a single write was.
+  readonly #posting = new GroupCommit<PostingAsk, boolean>((b) => this.#beginPostingMany(b));
+  readonly #completions = new GroupCommit<Completion, boolean>((b) => this.#completeMany(b), 5);
+
   constructor(private readonly db: SqlExecutor) {}
 
   get driver() {
@@ -179,33 +190,51 @@ export class SqlDigestStore implements DigestStore {
     return rows.map(toRun).sort((a, b) => a.scheduledFor.getTime() - b.scheduledFor.getTime());
   }
 
-  async beginPosting(runId: string, workerId: string, now: Date, leaseMs: number, channelId: string): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE digest_runs SET status = 'posting', lease_until = $3, channel_id = $4
-       WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting') RETURNING id`,
-      [runId, workerId, later(now, leaseMs), channelId],
-    );
-    return rows.length > 0;
+  beginPosting(runId: string, workerId: string, now: Date, leaseMs: number, channelId: string): Promise<boolean> {
+    return this.#posting.submit({ runId, workerId, leaseUntil: later(now, leaseMs), channelId });
   }
 
-  async completeRun(
+  completeRun(
     runId: string, workerId: string, now: Date,
     outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[] },
   ): Promise<boolean> {
-    // One statement (atomic on its own): the conditional update, and what the digest showed only if it applied.
-    const rows = await this.db.query<{ n: number }>(
+    return this.#completions.submit({ runId, workerId, now, ...outcome });
+  }
+
+  /** Marks runs `posting` in one conditional statement; true for each row this worker still owned. */
+  async #beginPostingMany(asks: readonly PostingAsk[]): Promise<boolean[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE digest_runs r SET status = 'posting', lease_until = v.lease, channel_id = v.channel
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS v(id, worker, lease, channel)
+       WHERE r.id = v.id AND r.claimed_by = v.worker AND r.status IN ('claimed', 'posting') RETURNING r.id`,
+      [asks.map((a) => a.runId), asks.map((a) => a.workerId), asks.map((a) => a.leaseUntil), asks.map((a) => a.channelId)],
+    );
+    const ok = new Set(rows.map((r) => String(r.id)));
+    return asks.map((a) => ok.has(a.runId));
+  }
+
+  /**
+   * Ends runs as posted or quiet in one statement (atomic on its own): the conditional update of every run, and
+   * what each digest showed only for the runs it applied to.
+   */
+  async #completeMany(asks: readonly Completion[]): Promise<boolean[]> {
+    const shown = asks.flatMap((a) => a.shown.map((s) => ({ runId: a.runId, s })));
+    const rows = await this.db.query<{ id: string }>(
       `WITH u AS (
-         UPDATE digest_runs SET status = $3, message_ts = $4, finished_at = $5, lease_until = NULL, error = NULL
-         WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting') RETURNING id),
+         UPDATE digest_runs r SET status = v.status, message_ts = v.ts, finished_at = v.at, lease_until = NULL, error = NULL
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS v(id, worker, status, ts, at)
+         WHERE r.id = v.id AND r.claimed_by = v.worker AND r.status IN ('claimed', 'posting') RETURNING r.id),
        ins AS (
          INSERT INTO digest_run_signals (run_id, signal_id, state, snapshot)
-         SELECT u.id, s.id, s.state, s.snap::jsonb FROM u CROSS JOIN unnest($6::text[], $7::text[], $8::text[]) AS s(id, state, snap)
+         SELECT u.id, s.id, s.state, s.snap::jsonb
+         FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS s(run_id, id, state, snap) JOIN u ON u.id = s.run_id
          ON CONFLICT DO NOTHING)
-       SELECT count(*)::int AS n FROM u`,
-      [runId, workerId, outcome.status, outcome.messageTs, now,
-        outcome.shown.map((s) => s.signalId), outcome.shown.map((s) => s.state), outcome.shown.map((s) => JSON.stringify(s.snapshot))],
+       SELECT id FROM u`,
+      [asks.map((a) => a.runId), asks.map((a) => a.workerId), asks.map((a) => a.status), asks.map((a) => a.messageTs), asks.map((a) => a.now),
+        shown.map((x) => x.runId), shown.map((x) => x.s.signalId), shown.map((x) => x.s.state), shown.map((x) => JSON.stringify(x.s.snapshot))],
     );
-    return Number(rows[0]?.n ?? 0) > 0;
+    const ok = new Set(rows.map((r) => String(r.id)));
+    return asks.map((a) => ok.has(a.runId));
   }
 
   async endRun(runId: string, workerId: string, now: Date, status: 'skipped' | 'failed', error: string): Promise<boolean> {
@@ -266,7 +295,8 @@ export class SqlDigestStore implements DigestStore {
     return rows.map(toRun);
   }
 
-  close(): Promise<void> {
-    return this.db.close();
+  async close(): Promise<void> {
+    await Promise.all([this.#posting.drain(), this.#completions.drain()]);
+    await this.db.close();
   }
 }

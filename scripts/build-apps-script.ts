@@ -149,7 +149,7 @@ async function main(argv: string[]): Promise<void> {
       throw new Error('Set LINEN_BASE_URL to your Linen API address (https://.../v1) before deploying: it becomes the add-on\'s only allowed URL.');
     }
   }
-  const built = await buildAppsScript();
+  await buildAppsScript();
   if (!push) return;
   if (!existsSync(join(ROOT, '.clasp.json'))) {
     throw new Error(`No .clasp.json: run "npx clasp login", then "npx clasp create --type sheets --title 'Linen Connect' --rootDir dist/apps-script" (see apps-script/README.md).`);

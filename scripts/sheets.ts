@@ -85,7 +85,6 @@ export async function ensureBuilt(): Promise<void> {
   if (!existsSync(code) || statSync(code).mtimeMs < sources) await buildAppsScript({ quiet: true });
 }
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
 
 function show(v: unknown, timeZone: string): string {
   if (v instanceof Date) {

@@ -8,7 +8,6 @@ const data = generateSandboxData(OPTIONS);
 
 const ID = /^c[0-9a-z]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function customerId(d: SandboxData, name: string): string {
   const c = d.customers.find((x) => x.name === name);

@@ -2,7 +2,7 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../sandbox/index.ts';
-import { call, KEYS, listAll, startTestSandbox, TODAY } from './support/sandbox-http.ts';
+import { KEYS, listAll, startTestSandbox, TODAY } from './support/sandbox-http.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -7,6 +7,7 @@ import { copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { NODE_BUNDLE } from './node-bundle.ts';
 
 /** PGlite (the embedded digest store) loads its Postgres build from files beside the module that imports it. */
 const PGLITE_ASSETS = ['pglite.wasm', 'pglite.data', 'initdb.wasm'];
@@ -21,16 +22,9 @@ export async function buildSlackBot(options: BuildSlackBotOptions = {}): Promise
   await build({
     entryPoints: ['slack-bot/index.ts'],
     outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    sourcemap: true,
-    logLevel: 'warning',
+    ...NODE_BUNDLE,
     // The bundled entry must start when run directly, whatever file name it has.
     define: { 'process.env.LINEN_BOT_BUNDLED': '"1"' },
-    // Bundled CommonJS dependencies (Bolt, pdf-lib) call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
   const pgliteDir = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
   for (const f of PGLITE_ASSETS) copyFileSync(join(pgliteDir, f), join(dirname(outfile), f));

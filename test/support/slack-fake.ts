@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createWaiters } from './waiters.ts';
 
 export interface ApiCall {
   method: string;
@@ -72,10 +73,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const uploads: Upload[] = [];
   const failures = new Map<string, string>();
   const channels = new Map<string, { name: string; member: boolean; archived?: boolean }>();
-  const waiters = new Set<() => void>();
-  const notify = () => {
-    for (const w of [...waiters]) w();
-  };
+  const { notify, waitFor } = createWaiters();
   let nextSink = 0;
   let nextFile = 0;
   let origin = '';
@@ -163,23 +161,6 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const waitFor = <T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const tryNow = () => {
-        const v = check();
-        if (v !== undefined) {
-          waiters.delete(tryNow);
-          clearTimeout(timer);
-          resolve(v);
-        }
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(tryNow);
-        reject(new Error(`timed out waiting for ${what}`));
-      }, timeoutMs);
-      waiters.add(tryNow);
-      tryNow();
-    });
 
   return {
     origin,

@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { createWaiters } from './waiters.ts';
 
 export interface SocketFrame {
   data: Record<string, any>;
@@ -45,10 +46,7 @@ export async function startFakeSocketMode(path = '/link/'): Promise<FakeSocketMo
     wss.once('error', reject);
   });
   const received: SocketFrame[] = [];
-  const waiters = new Set<() => void>();
-  const notify = () => {
-    for (const w of [...waiters]) w();
-  };
+  const { notify, waitFor } = createWaiters();
   let current: WebSocket | null = null;
   let connections = 0;
   let awaitedConnections = 0;
@@ -75,23 +73,6 @@ export async function startFakeSocketMode(path = '/link/'): Promise<FakeSocketMo
     notify();
   });
 
-  const waitFor = <T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const tryNow = () => {
-        const v = check();
-        if (v !== undefined) {
-          waiters.delete(tryNow);
-          clearTimeout(timer);
-          resolve(v);
-        }
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(tryNow);
-        reject(new Error(`timed out waiting for ${what}`));
-      }, timeoutMs);
-      waiters.add(tryNow);
-      tryNow();
-    });
 
   const port = (wss.address() as AddressInfo).port;
   const send = (message: Record<string, unknown>) => {

@@ -2,11 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDigestCommand, type DigestCommandContext } from '../slack-bot/digests/commands.ts';
 import { migrate } from '../slack-bot/digests/storage/index.ts';
 import { drivers } from './support/digest-db.ts';
-import { KEY, startDigestEnv, TZ, type DigestEnv } from './support/digest-env.ts';
-import { keyRefOf } from '../slack-bot/digests/key-ref.ts';
+import { CH, commandContext, replyText, startDigestEnv, USER, type DigestEnv } from './support/digest-env.ts';
 
-const CH = 'C0DIGEST1';
-const USER = 'U0CREATOR';
 
 for (const driver of drivers) {
   describe(`digests on ${driver}`, () => {
@@ -14,16 +11,11 @@ for (const driver of drivers) {
     let ctx: DigestCommandContext;
     beforeEach(async () => {
       env = await startDigestEnv(driver);
-      env.slack.members.add(CH);
-      ctx = {
-        userId: USER, channelId: CH, store: env.db.store, slack: env.web, linen: env.linenClientFor(keyRefOf(KEY)), keyRef: keyRefOf(KEY),
-        timeZone: TZ, clock: env.clock, adminUserIds: [],
-      };
+      ctx = commandContext(env);
     });
     afterEach(() => env.close());
     const cmd = (s: string, over: Partial<DigestCommandContext> = {}) => runDigestCommand(s, { ...ctx, ...over });
-    /** The fallback and every block's text of a reply. */
-    const shown = (r: { text: string; blocks: unknown[] }) => [r.text, ...r.blocks.map((b) => JSON.stringify(b))].join('\n');
+    const shown = replyText;
 
     it('subscribe, list, pause, resume, unsubscribe and their errors', async () => {
       const r = await cmd('subscribe');

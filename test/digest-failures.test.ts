@@ -11,10 +11,8 @@ import type { Logger } from '../slack-bot/digests/engine.ts';
 import { keyRefOf } from '../slack-bot/digests/key-ref.ts';
 import { validateMessage } from './support/slack-blockkit.ts';
 import { drivers } from './support/digest-db.ts';
-import { KEY, startDigestEnv, TZ, type DigestEnv } from './support/digest-env.ts';
+import { CH, commandContext, replyText, startDigestEnv, TZ, USER, type DigestEnv } from './support/digest-env.ts';
 
-const CH = 'C0DIGEST1';
-const USER = 'U0CREATOR';
 
 function capture(): Logger & { lines: string[] } {
   const lines: string[] = [];
@@ -27,15 +25,11 @@ for (const driver of drivers) {
     let ctx: DigestCommandContext;
     beforeEach(async () => {
       env = await startDigestEnv(driver);
-      env.slack.members.add(CH);
-      ctx = {
-        userId: USER, channelId: CH, store: env.db.store, slack: env.web, linen: env.linenClientFor(keyRefOf(KEY)), keyRef: keyRefOf(KEY),
-        timeZone: TZ, clock: env.clock, adminUserIds: [],
-      };
+      ctx = commandContext(env);
     });
     afterEach(() => env.close());
     const cmd = (s: string, over: Partial<DigestCommandContext> = {}) => runDigestCommand(s, { ...ctx, ...over });
-    const all = (r: { text: string; blocks: unknown[] }) => [r.text, ...r.blocks.map((b) => JSON.stringify(b))].join('\n');
+    const all = replyText;
     const postsTo = (channel: string) => env.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === channel);
 
     it('a digest too long for one message stays within Block Kit limits and summarises the rest with counts', async () => {

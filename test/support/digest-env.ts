@@ -8,7 +8,8 @@ import { runDigestTick } from '../../slack-bot/digests/runner.ts';
 import { ChannelPacer } from '../../slack-bot/digests/slack.ts';
 import { openTestDb, type TestDb } from './digest-db.ts';
 import { startFakeSlack, type FakeSlack } from './digest-slack.ts';
-import { clientsByKeyRef } from '../../slack-bot/digests/key-ref.ts';
+import { clientsByKeyRef, keyRefOf } from '../../slack-bot/digests/key-ref.ts';
+import type { DigestCommandContext } from '../../slack-bot/digests/commands.ts';
 
 export const KEY = 'lk_live_demo_all_access';
 export const TZ = 'America/Chicago';
@@ -54,3 +55,19 @@ export async function startDigestEnv(driver: 'pglite' | 'pg'): Promise<DigestEnv
     },
   };
 }
+
+/** The channel and user of the `/linen digest` commands in the digest suites. */
+export const CH = 'C0DIGEST1';
+export const USER = 'U0CREATOR';
+
+/** The command context of USER in CH (where the bot is a member), reading with the demo key. */
+export function commandContext(env: DigestEnv): DigestCommandContext {
+  env.slack.members.add(CH);
+  return {
+    userId: USER, channelId: CH, store: env.db.store, slack: env.web, linen: env.linenClientFor(keyRefOf(KEY)), keyRef: keyRefOf(KEY),
+    timeZone: TZ, clock: env.clock, adminUserIds: [],
+  };
+}
+
+/** The fallback and every block's text of a reply. */
+export const replyText = (r: { text: string; blocks: unknown[] }) => [r.text, ...r.blocks.map((b) => JSON.stringify(b))].join('\n');

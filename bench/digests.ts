@@ -41,7 +41,10 @@ export async function benchDigests(record: (name: string, value: string) => void
   const linenClientFor = clientsByKeyRef(keys, (apiKey) => {
     const inner = createLinenClient({ apiKey, baseUrl: sandbox.baseUrl, timeZone: TZ, pacing: false });
     // Count the signal list walks the digests really make.
-    return { ...inner, inventory: { ...inner.inventory, signals: (p?: Parameters<LinenClient['inventory']['signals']>[0]) => (signalWalks++, inner.inventory.signals(p)) } } as LinenClient;
+    return { ...inner, inventory: { ...inner.inventory, signals: (p?: Parameters<LinenClient['inventory']['signals']>[0]) => {
+      signalWalks++;
+      return inner.inventory.signals(p);
+    } } } as LinenClient;
   });
   try {
     const sched = { cadence: 'daily', time: '07:00', timeZone: TZ };

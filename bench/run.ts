@@ -98,7 +98,7 @@ async function benchClientEconomy(): Promise<void> {
   // Pacing: 30 per 3 s is the real 120 per minute, 20 times faster, so the run stays short.
   const scaled = await startSandbox({ port: 0, today: TODAY, rateLimit: { limit: 30, windowMs: 3_000 } });
   const paced = clientFor(scaled.baseUrl, { limit: 30, windowMs: 3_000 });
-  let started = performance.now();
+  const started = performance.now();
   let n = 0;
   for await (const _ of paced.client.manifests.list({ limit: 20 })) n++;
   record(
@@ -130,7 +130,7 @@ async function benchClientEconomy(): Promise<void> {
   await measure('client: fill-rate report, one customer, 31 days', async (client) => {
     const mercy = sandbox.data.customers.find((c) => c.name === 'Mercy General Hospital')!;
     const report = await client.reports.fillRate({ customerId: mercy.id, from: '2026-10-01', to: '2026-10-31' });
-    return `${report.fillRate === null ? 'n/a' : (report.fillRate * 100).toFixed(1) + ' %'}, `;
+    return `${report.fillRate === null ? 'n/a' : `${(report.fillRate * 100).toFixed(1)} %`}, `;
   });
   await measure('client: find ticket TKT-26-00417 by its number', async (client) => {
     const ticket = await client.reports.findTicket('TKT-26-00417');

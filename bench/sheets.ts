@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { buildAppsScript } from '../scripts/build-apps-script.ts';
-import { BlockingTransport, startWorkerSandbox } from '../test/client-helpers.ts';
+import { BlockingTransport, startWorkerSandbox } from '../test/support/worker-sandbox.ts';
 import { memoryBacking, remoteBacking, startStoreWorker } from '../test/support/apps-script-store.ts';
 import { createWorld, loadProject, runOnce } from '../test/support/apps-script-fakes.ts';
 import { runSimultaneously } from '../test/support/apps-script-workers.ts';

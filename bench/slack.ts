@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { startWorkerSandbox } from '../test/client-helpers.ts';
+import { startWorkerSandbox } from '../test/support/worker-sandbox.ts';
 import { createLinenClient } from '../shared/node.ts';
 import { startBot } from '../slack-bot/app.ts';
 import { loadConfig } from '../slack-bot/config.ts';

@@ -49,7 +49,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SandboxOptions & { port:
 
 function pad(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => '  ' + r.map((cell, i) => cell.padEnd(widths[i]!)).join('   ').trimEnd()).join('\n');
+  return rows.map((r) => `  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('   ').trimEnd()}`).join('\n');
 }
 
 function keyTable(data: SandboxData): string {

@@ -1,5 +1,5 @@
 /**
- * The sandbox Linen API: `startSandbox()` serves seeded data over HTTP exactly as `linen-api-v1.md` describes,
+ * The sandbox Linen API: `startSandbox()` serves seeded data over HTTP exactly as `docs/linen-api-v1.md` describes,
  * with the decisions of sandbox/README.md.
  */
 import { randomBytes } from 'node:crypto';

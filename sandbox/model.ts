@@ -1,13 +1,12 @@
 /**
  * The sandbox's in-memory data model.
  *
- * Records are stored in their wire shape (snake_case, exactly the fields of `linen-api-v1.md`), so an
+ * Records are stored in their wire shape (snake_case, exactly the fields of `docs/linen-api-v1.md`), so an
  * endpoint is a filter plus a projection. What the wire never shows (hidden invoice statuses, weight
  * overrides, which customers a key sees) lives beside the records, never inside a wire field.
  */
 
 export type Scope = 'processing' | 'accounting' | 'direct_sales';
-export const SCOPES: readonly Scope[] = ['processing', 'accounting', 'direct_sales'];
 
 /** An ISO 8601 UTC timestamp with milliseconds and a Z suffix. */
 export type Timestamp = string;
@@ -130,9 +129,6 @@ export interface Manifest {
   rewash_links: { parent_manifest: ManifestRef | null; rewash_children: ManifestRef[] };
   signature: { signed_by_name: string | null; signed_by_title: string | null; delivered_at: Timestamp | null };
 }
-
-/** The fields a manifest list row shows; the rest are detail-only. */
-export const MANIFEST_DETAIL_ONLY = ['bins', 'held_rewash', 'rewash_links', 'signature'] as const;
 
 export interface DailyDeliveryRow {
   date: LocalDate;
@@ -372,8 +368,6 @@ export interface DirectSalesOrder {
   /** Order-level charges; total_cents = subtotal_cents + their sum. */
   charges: OrderCharge[];
 }
-
-export const ORDER_DETAIL_ONLY = ['lines', 'charges'] as const;
 
 export type TicketStatus = 'new' | 'acknowledged' | 'in_progress' | 'resolved' | 'verified';
 

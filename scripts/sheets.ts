@@ -13,7 +13,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAppsScript } from './build-apps-script.ts';
-import { BlockingTransport, startWorkerSandbox, type WorkerSandbox } from '../test/client-helpers.ts';
+import { BlockingTransport, startWorkerSandbox, type WorkerSandbox } from '../test/support/worker-sandbox.ts';
 import { memoryBacking } from '../test/support/apps-script-store.ts';
 import { createWorld, loadProject, plain, startExecution } from '../test/support/apps-script-fakes.ts';
 
@@ -40,7 +40,10 @@ export function parseFormula(formula: string): { name: string; args: Arg[] } {
       for (i++; ; i++) {
         if (i >= src.length) throw new Error('A text argument is missing its closing quote.');
         if (src[i] === '"') {
-          if (src[i + 1] === '"') (out += '"'), i++;
+          if (src[i + 1] === '"') {
+            out += '"';
+            i++;
+          }
           else break;
         } else out += src[i];
       }

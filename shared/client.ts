@@ -3,7 +3,7 @@
  * `createLinenClientSync` (blocking, Apps Script). Both expose the same resources and methods.
  */
 import type { AsyncTransport, Operation, SyncTransport } from './core/effects.ts';
-import type { CallDef, ListDef } from './core/list.ts';
+import type { CallDef, ListDef } from './core/defs.ts';
 import { DEFAULT_PACING, Pacer, type PacingOptions } from './core/pacing.ts';
 import { DEFAULT_RETRY } from './core/retry.ts';
 import { runAsync, runSync } from './core/run.ts';

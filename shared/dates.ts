@@ -5,6 +5,7 @@
  */
 import { fromZonedTime } from 'date-fns-tz';
 import { InvalidParamsError } from './errors.ts';
+import { dateTimeFormat } from './intl.ts';
 
 export type DateInput = Date | string;
 
@@ -29,18 +30,12 @@ export function isIsoDay(s: string): boolean {
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
 }
 
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * The org-local day of an instant. Read straight from Intl (what date-fns-tz itself uses underneath):
  * date-fns' general `format` would add about 20 KB to the Apps Script bundle for this one pattern.
  */
 export function dayInZone(instant: Date, timeZone: string): string {
-  let formatter = dayFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormatters.set(timeZone, formatter);
-  }
+  const formatter = dateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const parts: Record<string, string> = {};
   for (const part of formatter.formatToParts(instant)) parts[part.type] = part.value;
   return `${parts.year!.padStart(4, '0')}-${parts.month}-${parts.day}`;

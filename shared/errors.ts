@@ -96,7 +96,8 @@ export class AuthenticationError extends LinenError {
   }
 }
 
-const SCOPE_NAMES: Record<string, string> = {
+/** How each scope is named to a person ("This key has no accounting access."). */
+export const SCOPE_LABELS: Record<string, string> = {
   processing: 'processing (deliveries, manifests, inventory)',
   accounting: 'accounting',
   direct_sales: 'direct-sales',
@@ -108,7 +109,7 @@ export class PermissionDeniedError extends LinenError {
   readonly scope: string | undefined;
   constructor(i: ApiErrorInit & { scope?: string | undefined }) {
     const user = i.scope
-      ? `This key has no ${SCOPE_NAMES[i.scope] ?? i.scope} access.`
+      ? `This key has no ${SCOPE_LABELS[i.scope] ?? i.scope} access.`
       : `Access denied: ${i.message}`;
     super(apiInit(i, user));
     this.scope = i.scope;

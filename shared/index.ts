@@ -30,7 +30,7 @@ export {
   ResponseShapeError,
   TimeoutError,
 } from './errors.ts';
-export { redact, redactHeaders } from './redact.ts';
+export { redact } from './redact.ts';
 export type { AsyncTransport, Effect, HttpRequest, HttpResponse, Operation, SyncTransport } from './core/effects.ts';
 export { runAsync, runSync } from './core/run.ts';
 export { Pacer, memoryPacingStore, type PacingOptions, type PacingState, type PacingStore } from './core/pacing.ts';

@@ -7,7 +7,7 @@ import type { AsyncTransport } from './core/effects.ts';
 import { UndiciTransport, type UndiciTransportOptions } from './transport/undici.ts';
 
 export * from './index.ts';
-export { UndiciTransport, undiciTransport, type UndiciTransportOptions } from './transport/undici.ts';
+export { UndiciTransport, type UndiciTransportOptions } from './transport/undici.ts';
 
 export interface NodeClientOptions extends LinenClientOptions {
   /** Defaults to a new keep-alive undici transport, closed by `client.close()`. */

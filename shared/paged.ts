@@ -3,8 +3,9 @@
  * 200 rows a page unless the caller set `limit`, stopping on a repeated cursor). The async flavour is an
  * AsyncIterable, the sync flavour (Apps Script) an Iterable; both run the same page operation.
  */
-import { BULK_LIMIT, nextCursor, type ListDef, type Page } from './core/list.ts';
-import type { Budget } from './core/request.ts';
+import type { ListDef, Page } from './core/defs.ts';
+import { BULK_LIMIT, nextCursor } from './core/walk.ts';
+import type { Budget } from './core/send.ts';
 import type { Operation } from './core/effects.ts';
 
 export type { Page };

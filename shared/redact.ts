@@ -18,10 +18,3 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   }
   return out.replace(AUTH_HEADER, `$1${REDACTED}`).replace(BEARER, `$1${REDACTED}`);
 }
-
-/** Headers with the authorization value replaced, for debugging output. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = k.toLowerCase() === 'authorization' ? REDACTED : v;
-  return out;
-}

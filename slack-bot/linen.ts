@@ -4,7 +4,8 @@
  * command does not cost a request every time.
  */
 import { createLinenClient, type LinenClient } from '../shared/node.ts';
-import { ConfigurationError, NotFoundError } from '../shared/errors.ts';
+import { ConfigurationError, InvalidParamsError, NotFoundError } from '../shared/errors.ts';
+import { normalizeName } from '../shared/names.ts';
 import { closeMatches, resolveCustomerFrom } from '../shared/reports/lookup.ts';
 import type { Customer } from '../shared/schemas/customers.ts';
 
@@ -88,11 +89,11 @@ export class LinenService {
     try {
       return { kind: 'found', customer: resolveCustomerFrom(input, customers) };
     } catch (err) {
-      if (!(err instanceof NotFoundError) && !(err instanceof Error && err.name === 'InvalidParamsError')) throw err;
+      if (!(err instanceof NotFoundError) && !(err instanceof InvalidParamsError)) throw err;
     }
     const matches = closeMatches(input, customers, 8);
-    const q = fold(input);
-    const containing = matches.filter((c) => fold(c.name).includes(q));
+    const q = normalizeName(input);
+    const containing = matches.filter((c) => normalizeName(c.name).includes(q));
     if (containing.length === 1 && matches.length === 1) return { kind: 'found', customer: containing[0]! };
     if (matches.length === 0) return { kind: 'none', input: input.trim() };
     return { kind: 'choose', input: input.trim(), matches };
@@ -102,5 +103,3 @@ export class LinenService {
     await this.#client?.close();
   }
 }
-
-const fold = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();

@@ -32,14 +32,17 @@ interface Packed {
 }
 
 export function pack(rows: readonly Row[]): Packed {
-  const keys: string[] = [];
   const seen = new Set<string>();
-  for (const r of rows) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), keys.push(k));
+  for (const r of rows) for (const k of Object.keys(r)) seen.add(k);
+  const keys = [...seen];
   const strings: string[] = [];
   const index = new Map<string, number>();
   const intern = (s: string) => {
     let i = index.get(s);
-    if (i === undefined) index.set(s, (i = strings.push(s) - 1));
+    if (i === undefined) {
+      i = strings.push(s) - 1;
+      index.set(s, i);
+    }
     return i;
   };
   const types: number[] = [];
@@ -68,6 +71,7 @@ export function unpack(p: Packed): Row[] {
 /** Split text into pieces of at most `max` UTF-8 bytes, never inside a surrogate pair. */
 export function chunk(text: string, max = CHUNK_BYTES): string[] {
   // ASCII (what JSON of ids, names and numbers mostly is) is a byte a character; otherwise at most three.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
   const size = /^[\x00-\x7f]*$/.test(text) ? max : Math.floor(max / 3);
   const out: string[] = [];
   for (let start = 0; start < text.length; ) {
@@ -109,7 +113,7 @@ function write(cache: GoogleAppsScript.Cache.Cache, key: string, entry: Entry, t
       return;
     }
     const values: Record<string, string> = {};
-    parts.forEach((p, i) => (values[`${key}.${i}`] = p));
+    for (const [i, p] of parts.entries()) values[`${key}.${i}`] = p;
     cache.putAll(values, ttl);
     cache.put(key, `#${parts.length}`, ttl);
   } catch {

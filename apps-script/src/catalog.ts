@@ -259,4 +259,3 @@ export const UI_ENTRY_POINTS: readonly { name: string; params: string[]; doc: st
   { name: 'linenSaveBaseUrl', params: ['url'], doc: 'Dialog: checks an API address and saves it for this spreadsheet.' },
 ];
 
-export const FUNCTION_NAMES = FUNCTIONS.map((f) => f.name);

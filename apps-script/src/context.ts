@@ -11,6 +11,7 @@ import {
   type SyncPaged,
 } from '../../shared/index.ts';
 import { dayInZone, isIsoDay } from '../../shared/dates.ts';
+import { normalizeName } from '../../shared/names.ts';
 import { cachedRows, type Scope } from './cache.ts';
 import type { Zones } from './format.ts';
 import { cachePacingStore, readSettings, sha256, sleep, urlFetchTransport, type Settings } from './gas.ts';
@@ -18,8 +19,6 @@ import { ArgError, cellMessage, missingKeyMessage, worthCaching } from './messag
 
 /** Sheets stops a custom function after 30 s; keep a margin for returning the value. */
 export const EXECUTION_MS = 28_000;
-
-type Lister = (...args: unknown[]) => SyncPaged<Record<string, unknown>>;
 
 export function makeClient(settings: Settings, apiKey: string, timeBudgetMs: number): LinenApiSync {
   return createLinenApiSync({
@@ -33,12 +32,14 @@ export function makeClient(settings: Settings, apiKey: string, timeBudgetMs: num
   });
 }
 
-const norm = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
-
 export class Context {
   readonly settings: Settings;
   readonly zones: Zones;
   readonly started: number;
+  // Members ending in `_` get short names in Code.js: the build mangles the properties matching
+  // /^[a-z][A-Za-z]*_$/ (esbuild `mangleProps`, scripts/build-apps-script.ts). TypeScript's `private` is erased
+  // before esbuild sees it and `#private` fields would be lowered to WeakMaps for the es2020 target, so the
+  // suffix is the marker. Never give it to a name read from outside the bundle (tests, the generated stubs).
   private readonly apiKey_: string;
   private client_: LinenApiSync | undefined;
   private readonly scope_: Scope;
@@ -70,26 +71,28 @@ export class Context {
     return this.client_;
   }
 
-  /** Every row of a listing, through the shared cache. `name` is `resource.method`. */
-  list<T>(name: string, params: Record<string, unknown> = {}): T[] {
+  /**
+   * Every row of a listing, through the shared cache: `ctx.rows('inventory.units', { customerId }, (c) => c.inventory.units)`.
+   * The cache key is `name` (`resource.method`, naming the method `list` picks) and `params` (sorted, undefined
+   * ones dropped); on a miss, that method is called with those params and every page is fetched.
+   */
+  rows<P extends Record<string, unknown>, T extends Record<string, unknown>>(
+    name: string,
+    params: P,
+    list: (client: LinenApiSync) => (params: P) => SyncPaged<T>,
+  ): T[] {
     const clean: Record<string, unknown> = {};
     for (const k of Object.keys(params).sort()) if (params[k] !== undefined) clean[k] = params[k];
-    const [resource, method] = name.split('.') as [string, string];
     return cachedRows(
       this.scope_,
       `${name} ${JSON.stringify(clean)}`,
-      () => {
-        const r = (this.client as unknown as Record<string, Record<string, Lister>>)[resource]![method]!;
-        // Departments take the customer in the path; every other listing takes its filters as one object.
-        const paged = method === 'departments' ? r(clean.customerId) : r(clean);
-        return paged.all({ timeBudgetMs: this.remaining_() - 500 });
-      },
+      () => list(this.client)(clean as P).all({ timeBudgetMs: this.remaining_() - 500 }),
       (e) => ({ message: cellMessage(e, this.secrets), cache: worthCaching(e) }),
-    ) as T[];
+    );
   }
 
   customers(): Customer[] {
-    return this.list<Customer>('customers.list');
+    return this.rows('customers.list', {}, (c) => c.customers.list);
   }
 
   customer(input: unknown): Customer {
@@ -113,7 +116,7 @@ export class Context {
     const pool = (customer ? [customer] : this.customers()).flatMap((c) => c.departments.map((d) => ({ ...d, customer: c.name })));
     const byId = pool.find((d) => d.id === q);
     if (byId) return byId;
-    const named = pool.filter((d) => norm(d.name) === norm(q));
+    const named = pool.filter((d) => normalizeName(d.name) === normalizeName(q));
     if (named.length === 1) return named[0]!;
     if (named.length > 1) {
       throw new ArgError(`Department "${q}" exists at ${named.map((d) => d.customer).join(', ')}: give the customer or the id.`);
@@ -123,14 +126,14 @@ export class Context {
   }
 
   items(): Item[] {
-    return this.list<Item>('items.list');
+    return this.rows('items.list', {}, (c) => c.items.list);
   }
 
   /** An item by id or name. */
   item(input: unknown): Item {
     const q = text(input, 'item')!;
     const all = this.items();
-    const found = all.find((i) => i.id === q) ?? all.find((i) => norm(i.name) === norm(q) || norm(i.sku) === norm(q));
+    const found = all.find((i) => i.id === q) ?? all.find((i) => normalizeName(i.name) === normalizeName(q) || normalizeName(i.sku) === normalizeName(q));
     if (!found) throw new ArgError(`No item "${q}" is visible to this key.`);
     return found;
   }
@@ -138,7 +141,7 @@ export class Context {
   /** A unit or cart by id or name, among a listing. */
   pick<T extends { id: string; name: string }>(rows: readonly T[], input: unknown, what: string): T {
     const q = text(input, what)!;
-    const found = rows.find((r) => r.id === q) ?? rows.filter((r) => norm(r.name) === norm(q))[0];
+    const found = rows.find((r) => r.id === q) ?? rows.filter((r) => normalizeName(r.name) === normalizeName(q))[0];
     if (!found) throw new ArgError(`No ${what} "${q}" is visible to this key.`);
     return found;
   }
@@ -169,12 +172,13 @@ export function text(input: unknown, name: string): string | undefined {
 }
 
 /** An enum argument: `In progress` and `in_progress` both work. */
-export function choice(input: unknown, name: string, allowed: readonly string[]): string | undefined {
+export function choice<V extends string>(input: unknown, name: string, allowed: readonly V[]): V | undefined {
   const t = text(input, name);
   if (t === undefined) return undefined;
   const v = t.toLowerCase().replace(/[\s-]+/g, '_');
-  if (!allowed.includes(v)) throw new ArgError(`${name} must be one of ${allowed.join(', ')}, not "${t}".`);
-  return v;
+  const found = allowed.find((a) => a === v);
+  if (found === undefined) throw new ArgError(`${name} must be one of ${allowed.join(', ')}, not "${t}".`);
+  return found;
 }
 
 const SERIAL_EPOCH = Date.UTC(1899, 11, 30);

@@ -1,29 +1,24 @@
 /**
- * Values as Sheets shows them: tables with a header row, dollars, and dates. Sheets displays a returned
+ * Values as Sheets shows them: dollars, labels and dates (tables are in columns.ts). Sheets displays a returned
  * `Date` in the spreadsheet's timezone, so a timestamp is returned as the instant whose wall-clock time in
  * the spreadsheet's zone equals its wall-clock time in the organization's zone (the same instant when the
  * two zones agree), and a `YYYY-MM-DD` day as midnight of that day in the spreadsheet's zone.
  */
+import { dateTimeFormat } from '../../shared/intl.ts';
 
 export type Cell = string | number | boolean | Date;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function wallClock(ms: number, timeZone: string): number[] {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, f);
-  }
+  const f = dateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   const p: Record<string, number> = {};
   for (const part of f.formatToParts(new Date(ms))) p[part.type] = Number(part.value);
   return [p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!, ((ms % 1000) + 1000) % 1000];
@@ -65,12 +60,3 @@ export const dollars = (cents: number | null | undefined): Cell => (typeof cents
 export const currency = (code: string | null | undefined): Cell => (code ? code.toUpperCase() : '');
 export const label = (value: string | null | undefined): Cell =>
   value ? value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' ') : '';
-
-export type Column<T> = readonly [header: string, value: (row: T) => Cell | null | undefined];
-
-/** A header row in plain words, then one row per record; nulls become empty cells. */
-export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): Cell[][] {
-  const out: Cell[][] = [columns.map((c) => c[0])];
-  for (const r of rows) out.push(columns.map((c) => c[1](r) ?? ''));
-  return out;
-}

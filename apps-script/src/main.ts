@@ -23,7 +23,7 @@ export function call(name: string, argv: ArrayLike<unknown>): unknown {
     if (n > params.length) throw new ArgError(`Too many arguments: ${name}(${params.join(', ')}).`);
     // A missing required argument is reported by the reader of that argument, in its own words.
     const named: Record<string, unknown> = {};
-    params.forEach((p, i) => (named[p] = args[i]));
+    for (const [i, p] of params.entries()) named[p] = args[i];
     ctx = new Context(started);
     return IMPLS[name]!(ctx, named);
   } catch (e) {

@@ -6,7 +6,7 @@
 import { redact } from '../../shared/index.ts';
 import { makeClient } from './context.ts';
 import { defaultBaseUrl, documentProperties, PROP_BASE_URL, PROP_GENERATION, PROP_KEY, readSettings } from './gas.ts';
-import { cellMessage, MENU } from './messages.ts';
+import { cellMessage } from './messages.ts';
 
 export function onOpen(): void {
   SpreadsheetApp.getUi()
@@ -110,11 +110,11 @@ export function linenRefreshData(): number {
   for (const sheet of ss.getSheets()) {
     const range = sheet.getDataRange();
     const formulas = range.getFormulas();
-    formulas.forEach((row, r) =>
-      row.forEach((f, c) => {
+    for (const [r, row] of formulas.entries()) {
+      for (const [c, f] of row.entries()) {
         if (/\bLINEN_[A-Z_]+\s*\(/i.test(f)) cells.push({ range: sheet.getRange(range.getRow() + r, range.getColumn() + c), formula: f });
-      }),
-    );
+      }
+    }
   }
   for (const cell of cells) cell.range.setFormula('');
   SpreadsheetApp.flush();
@@ -123,4 +123,3 @@ export function linenRefreshData(): number {
   return cells.length;
 }
 
-export const MENU_PATH = MENU;

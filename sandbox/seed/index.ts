@@ -17,7 +17,7 @@ import { buildOrders } from './sales.ts';
 import { buildSignals } from './signals.ts';
 import { addDays, Clock, isValidDay } from './time.ts';
 
-export { DEMO_KEYS, ORGANIZATION_NAME } from './org.ts';
+export { DEMO_KEYS } from './org.ts';
 
 export interface SeedOptions {
   /** `YYYY-MM-DD`, org-local: the last day of the history. */
@@ -51,7 +51,7 @@ export function generateSandboxData(options: SeedOptions): SandboxData {
   const new_linen = deriveNewLinen(clock, manifests);
   const inventory = buildPositions(root.fork('positions'), org);
   const { units, carts } = buildUnitsAndCarts(root.fork('units'), org);
-  const cart_counts = buildCartCounts(root.fork('counts'), clock, org, units, carts);
+  const cart_counts = buildCartCounts(root.fork('counts'), clock, units, carts);
   const signals = buildSignals(root.fork('signals'), clock, org, daily_deliveries, inventory, new_linen);
   const { invoices, payments, purchase_orders } = buildAccounting(root.fork('accounting'), clock, org, firstDay, manifests);
   const orders = buildOrders(root.fork('sales'), clock, org);

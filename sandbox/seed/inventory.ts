@@ -97,7 +97,7 @@ function countStatus(rng: Rng, age: number): CartCountStatus {
   return r < 0.8 ? 'verified' : r < 0.9 ? 'assumed' : 'counted';
 }
 
-export function buildCartCounts(rng: Rng, clock: Clock, org: Org, units: Unit[], carts: Cart[]): CartCount[] {
+export function buildCartCounts(rng: Rng, clock: Clock, units: Unit[], carts: Cart[]): CartCount[] {
   const unitById = new Map(units.map((u) => [u.id, u]));
   const live = carts.filter((c) => c.is_active && unitById.get(c.unit_id)?.is_active);
   const out: CartCount[] = [];

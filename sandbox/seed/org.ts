@@ -7,7 +7,7 @@ import type {
 } from '../model.ts';
 import { CUSTOMERS, FALLBACK_PIECE_LB, ITEMS, WEIGHT_OVERRIDES } from './catalog.ts';
 import type { CustomerSpec, ItemSpec, LineSpec } from './catalog.ts';
-import { Rng } from './prng.ts';
+import type { Rng } from './prng.ts';
 import { addDays, type Clock } from './time.ts';
 
 export interface LineRt {
@@ -51,7 +51,7 @@ export interface Org {
   pars: ParLevel[];
 }
 
-export const ORGANIZATION_NAME = 'Prairie Linen Services';
+const ORGANIZATION_NAME = 'Prairie Linen Services';
 
 function byName<T extends { name: string; id: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

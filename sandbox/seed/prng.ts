@@ -114,10 +114,6 @@ export class Rng {
   }
 }
 
-/** Rounds to one decimal (weights). */
-export function round1(value: number): number {
-  return Math.round(value * 10) / 10 + 0;
-}
 
 /** Rounds to three decimals (fractions such as variance and fill rate); never yields -0. */
 export function round3(value: number): number {
@@ -133,8 +129,3 @@ export function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
 
-export function sum(values: readonly number[]): number {
-  let total = 0;
-  for (const v of values) total += v;
-  return total;
-}

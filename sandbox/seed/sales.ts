@@ -4,7 +4,7 @@
  */
 import type { DirectSalesOrder, OrderCharge, OrderLine, OrderStage } from '../model.ts';
 import { cmp, customerByCode, type CustomerRt, type Org } from './org.ts';
-import { type Rng } from './prng.ts';
+import type { Rng } from './prng.ts';
 import { addDays, isoOf, type Clock } from './time.ts';
 import { numberByYear } from './numbers.ts';
 

@@ -116,11 +116,13 @@ export function buildSignals(
     }
   }
   const heavy = [...injected.values()].sort((a, b) => b.count - a.count || b.pieces - a.pieces || cmp(a.customer + a.item, b.customer + b.item)).slice(0, 2);
-  heavy.forEach((h, i) => drafts.push({
-    kind: 'injection_dependency', severity: i === 0 ? 'medium' : 'low', customer_id: h.customer, department_id: null, item_id: h.item, item_name: h.name,
-    summary: `${h.name} at ${org.byId.get(h.customer)?.name ?? ''} needed ${h.count} new-linen injection${h.count === 1 ? '' : 's'} (${h.pieces} pcs) in 90 days`,
-    suggested_order_qty: null, window_start: since, window_end: yesterday, status: i === 1 ? 'acknowledged' : undefined,
-  }));
+  for (const [i, h] of heavy.entries()) {
+    drafts.push({
+      kind: 'injection_dependency', severity: i === 0 ? 'medium' : 'low', customer_id: h.customer, department_id: null, item_id: h.item, item_name: h.name,
+      summary: `${h.name} at ${org.byId.get(h.customer)?.name ?? ''} needed ${h.count} new-linen injection${h.count === 1 ? '' : 's'} (${h.pieces} pcs) in 90 days`,
+      suggested_order_qty: null, window_start: since, window_end: yesterday, status: i === 1 ? 'acknowledged' : undefined,
+    });
+  }
   const dated = injections.filter((inj) => inj.date !== null && inj.date >= since); // newest first
   const lately = dated.filter((inj) => (inj.date as LocalDate) >= addDays(today, -45));
   for (const inj of lately.length >= 2 ? rng.sample(lately, 2) : dated.slice(0, 2)) {

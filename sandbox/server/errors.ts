@@ -1,4 +1,4 @@
-/** API errors and the error envelope of `linen-api-v1.md` (Errors). */
+/** API errors and the error envelope of `docs/linen-api-v1.md` (Errors). */
 
 export type ErrorCode =
   | 'unauthorized'

@@ -2,6 +2,7 @@
  * Accounts receivable: balance and aging per customer (from /balance) and in total per currency (customers
  * may bill in different currencies, so totals are never summed across them), plus the open invoices.
  */
+import { getOrInsert } from '../collections.ts';
 import type { BalanceRow, Invoice } from '../schemas/accounting.ts';
 
 export interface Aging {
@@ -50,8 +51,12 @@ export function computeAr(balances: readonly BalanceRow[], openInvoices: readonl
     .sort((a, b) => b.balanceCents - a.balanceCents || a.customerName.localeCompare(b.customerName));
   const totals = new Map<string, ArTotal>();
   for (const c of customers) {
-    let t = totals.get(c.currency);
-    if (!t) totals.set(c.currency, (t = { currency: c.currency, balanceCents: 0, aging: { current: 0, d1_30: 0, d31_60: 0, d61_plus: 0 }, customers: 0 }));
+    const t = getOrInsert(totals, c.currency, () => ({
+      currency: c.currency,
+      balanceCents: 0,
+      aging: { current: 0, d1_30: 0, d31_60: 0, d61_plus: 0 },
+      customers: 0,
+    }));
     t.balanceCents += c.balanceCents;
     t.customers++;
     for (const k of ['current', 'd1_30', 'd31_60', 'd61_plus'] as const) t.aging[k] += c.aging[k];

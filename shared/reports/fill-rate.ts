@@ -3,6 +3,7 @@
  * One walk of /deliveries/daily (200 rows a page, filtered server-side) feeds the total, the per-day series
  * and the per-item breakdown.
  */
+import { getOrInsert } from '../collections.ts';
 import type { DayWindow } from '../dates.ts';
 import type { DailyDeliveryRow } from '../schemas/processing.ts';
 
@@ -58,12 +59,8 @@ export function computeFillRate(
   for (const row of rows) {
     add(total, row);
     if (row.daily_par === null || row.daily_par <= 0) withoutPar++;
-    let d = days.get(row.date);
-    if (!d) days.set(row.date, (d = { date: row.date, ...empty() }));
-    add(d, row);
-    let it = items.get(row.item_id);
-    if (!it) items.set(row.item_id, (it = { itemId: row.item_id, itemName: row.item_name, ...empty() }));
-    add(it, row);
+    add(getOrInsert(days, row.date, () => ({ date: row.date, ...empty() })), row);
+    add(getOrInsert(items, row.item_id, () => ({ itemId: row.item_id, itemName: row.item_name, ...empty() })), row);
   }
   return {
     ...finish(total),

@@ -2,9 +2,10 @@
  * The reports both surfaces show. Each is one operation (so it runs on either client and shares one time
  * budget across its requests), built from as few list walks as the numbers need.
  */
-import { collect, type CallDef } from '../core/list.ts';
+import type { CallDef } from '../core/defs.ts';
+import { collect } from '../core/walk.ts';
 import type { Operation } from '../core/effects.ts';
-import type { Budget } from '../core/request.ts';
+import type { Budget } from '../core/send.ts';
 import { lastNDays, toIsoDay, type DateInput, type DayWindow } from '../dates.ts';
 import { InvalidParamsError } from '../errors.ts';
 import type { Api } from '../resources/index.ts';

@@ -4,6 +4,7 @@
 import { InvalidParamsError, NotFoundError } from '../errors.ts';
 import type { DayWindow } from '../dates.ts';
 import { addDays } from '../dates.ts';
+import { normalizeName } from '../names.ts';
 import type { Customer } from '../schemas/customers.ts';
 import { TICKET_STATUS_LABELS, type QualityTicket } from '../schemas/quality.ts';
 
@@ -33,8 +34,6 @@ export function ticketNotFound(number: string): NotFoundError {
   return new NotFoundError({ status: 404, code: 'not_found', message: sentence, userMessage: sentence, requestId: undefined });
 }
 
-const norm = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
-
 function distance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -51,10 +50,10 @@ function distance(a: string, b: string): number {
 
 /** Names close to what was typed: containing it, contained in it, or a few edits away. Best first. */
 export function closeMatches(query: string, customers: readonly Customer[], max = 5): Customer[] {
-  const q = norm(query);
+  const q = normalizeName(query);
   return customers
     .map((c) => {
-      const n = norm(c.name);
+      const n = normalizeName(c.name);
       const score = n.includes(q) || q.includes(n) ? 0 : distance(q, n);
       return { c, score };
     })
@@ -73,14 +72,14 @@ export function resolveCustomerFrom(input: string, customers: readonly Customer[
   if (typeof input !== 'string' || input.trim() === '') throw new InvalidParamsError({ message: 'give a customer id or name' });
   const byId = customers.find((c) => c.id === input.trim());
   if (byId) return byId;
-  const q = norm(input);
-  const exact = customers.filter((c) => norm(c.name) === q);
+  const q = normalizeName(input);
+  const exact = customers.filter((c) => normalizeName(c.name) === q);
   if (exact.length === 1) return exact[0]!;
   const list = (cs: readonly Customer[]) => cs.map((c) => `${c.name} (${c.id})`).join('; ');
   if (exact.length > 1) {
     throw new InvalidParamsError({ message: `"${input.trim()}" matches several customers: ${list(exact)}. Use the id.` });
   }
-  const containing = customers.filter((c) => norm(c.name).includes(q));
+  const containing = customers.filter((c) => normalizeName(c.name).includes(q));
   if (containing.length === 1) return containing[0]!;
   if (containing.length > 1) {
     throw new InvalidParamsError({ message: `"${input.trim()}" matches several customers: ${list(containing)}. Give the full name or the id.` });

@@ -1,6 +1,6 @@
 import { ConfigurationError, ResponseShapeError } from '../errors.ts';
-import type { CallDef } from '../core/list.ts';
-import { send } from '../core/request.ts';
+import type { CallDef } from '../core/defs.ts';
+import { send } from '../core/send.ts';
 import { P, type ParamsOf } from '../params.ts';
 import { BalanceRowSchema, INVOICE_STATUSES, InvoiceSchema, PO_STATUSES, PaymentSchema, PurchaseOrderSchema } from '../schemas/accounting.ts';
 import { COMMON, DATED, failedCall, list, type ResourceContext } from './define.ts';
@@ -21,28 +21,28 @@ export type PurchaseOrderListParams = ParamsOf<typeof poParams>;
 export function invoicesResource(ctx: ResourceContext) {
   return {
     /** GET /invoices (sent, partially paid and paid only); `from`/`to` filter on the issued day. */
-    list: (params?: InvoiceListParams) => list(ctx, '/invoices', SCOPE, InvoiceSchema, invoiceParams, params),
+    list: (params?: InvoiceListParams) => list(ctx, { path: '/invoices', scope: SCOPE, item: InvoiceSchema, params: invoiceParams }, params),
   };
 }
 
 export function paymentsResource(ctx: ResourceContext) {
   return {
     /** GET /payments; `from`/`to` filter on the received day. */
-    list: (params?: PaymentListParams) => list(ctx, '/payments', SCOPE, PaymentSchema, paymentParams, params),
+    list: (params?: PaymentListParams) => list(ctx, { path: '/payments', scope: SCOPE, item: PaymentSchema, params: paymentParams }, params),
   };
 }
 
 export function balanceResource(ctx: ResourceContext) {
   return {
     /** GET /balance: open balance and aging, one row per visible customer. */
-    list: (params?: BalanceListParams) => list(ctx, '/balance', SCOPE, BalanceRowSchema, balanceParams, params),
+    list: (params?: BalanceListParams) => list(ctx, { path: '/balance', scope: SCOPE, item: BalanceRowSchema, params: balanceParams }, params),
   };
 }
 
 export function purchaseOrdersResource(ctx: ResourceContext) {
   return {
     /** GET /purchase-orders; `from`/`to` filter on the started day. */
-    list: (params?: PurchaseOrderListParams) => list(ctx, '/purchase-orders', SCOPE, PurchaseOrderSchema, poParams, params),
+    list: (params?: PurchaseOrderListParams) => list(ctx, { path: '/purchase-orders', scope: SCOPE, item: PurchaseOrderSchema, params: poParams }, params),
   };
 }
 

@@ -13,17 +13,17 @@ export type ItemListParams = ParamsOf<typeof itemParams>;
 export function customersResource(ctx: ResourceContext) {
   return {
     /** GET /customers: the customers this key sees. */
-    list: (params?: CustomerListParams) => list(ctx, '/customers', undefined, CustomerSchema, customerParams, params),
+    list: (params?: CustomerListParams) => list(ctx, { path: '/customers', item: CustomerSchema, params: customerParams }, params),
     /** GET /customers/{id}/departments. An unknown or invisible customer is a NotFoundError. */
     departments: (customerId: string, params?: DepartmentListParams) =>
-      list(ctx, `/customers/${pathId(customerId, 'customerId')}/departments`, undefined, DepartmentSchema, departmentParams, params),
+      list(ctx, { path: `/customers/${pathId(customerId, 'customerId')}/departments`, item: DepartmentSchema, params: departmentParams }, params),
   };
 }
 
 export function itemsResource(ctx: ResourceContext) {
   return {
     /** GET /items. With `customerId`, `weight_lb` is that customer's override when set. */
-    list: (params?: ItemListParams) => list(ctx, '/items', undefined, ItemSchema, itemParams, params),
+    list: (params?: ItemListParams) => list(ctx, { path: '/items', item: ItemSchema, params: itemParams }, params),
   };
 }
 

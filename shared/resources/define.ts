@@ -1,7 +1,9 @@
 /** Helpers the resource files share: one line per endpoint. */
 import { splitWindow, today, addDays, daysInclusive, type DayWindow } from '../dates.ts';
-import { getDef, listDef, type CallDef, type ListDef } from '../core/list.ts';
-import type { CoreConfig } from '../core/request.ts';
+import type { CallDef, ListDef } from '../core/defs.ts';
+import { getDef } from '../core/get-def.ts';
+import { listDef } from '../core/list-def.ts';
+import type { CoreConfig } from '../core/send.ts';
 import { buildQuery, pathId, type ParamDecl, type ParamsOf } from '../params.ts';
 import type * as z from 'zod/mini';
 
@@ -12,18 +14,25 @@ export interface ResourceContext extends CoreConfig {
 
 export const MAX_WINDOW_DAYS = 92;
 
+/** One list endpoint, declared once: its path, the scope it needs, the row schema and its query parameters. */
+export interface ListEndpoint<S extends z.ZodMiniType, D extends Record<string, ParamDecl>> {
+  path: string;
+  /** The scope the endpoint needs (to word a 403); absent for "any key" endpoints. */
+  scope?: string;
+  item: S;
+  params: D;
+  /** The endpoint caps its window at 92 days (daily deliveries, cart counts): longer windows are split. */
+  splitWindow?: boolean;
+}
+
 export function list<S extends z.ZodMiniType, D extends Record<string, ParamDecl>>(
   ctx: ResourceContext,
-  path: string,
-  scope: string | undefined,
-  item: S,
-  decls: D,
-  params: ParamsOf<D> | undefined,
-  opts: { splitWindow?: boolean } = {},
+  endpoint: ListEndpoint<S, D>,
+  values: ParamsOf<D> | undefined,
 ): ListDef<z.infer<S>> {
-  const query = buildQuery(decls, params as Record<string, unknown> | undefined, ctx.timeZone);
+  const query = buildQuery(endpoint.params, values as Record<string, unknown> | undefined, ctx.timeZone);
   let windows: DayWindow[] | undefined;
-  if (opts.splitWindow && (query.from !== undefined || query.to !== undefined)) {
+  if (endpoint.splitWindow && (query.from !== undefined || query.to !== undefined)) {
     // The API's defaults for these endpoints: `to` today, `from` six days before `to`.
     const to = query.to ?? today(ctx.timeZone, ctx.clock());
     const from = query.from ?? addDays(to, -6);
@@ -33,24 +42,26 @@ export function list<S extends z.ZodMiniType, D extends Record<string, ParamDecl
       delete query.to;
     }
   }
-  return listDef(ctx, { path, scope, item, query, windows, limit: params?.limit });
+  return listDef(ctx, { path: endpoint.path, scope: endpoint.scope, item: endpoint.item, query, windows, limit: values?.limit });
 }
 
-export function get<S extends z.ZodMiniType>(
-  ctx: ResourceContext,
-  pathPrefix: string,
-  idValue: string,
-  what: string,
-  scope: string | undefined,
-  item: S,
-): CallDef<z.infer<S>> {
+/** One single-resource endpoint: `path` is the prefix the id is appended to. */
+export interface GetEndpoint<S extends z.ZodMiniType> {
+  path: string;
+  /** How a bad id argument is named in the error (`manifest id`). */
+  idName: string;
+  scope?: string;
+  item: S;
+}
+
+export function get<S extends z.ZodMiniType>(ctx: ResourceContext, endpoint: GetEndpoint<S>, id: string): CallDef<z.infer<S>> {
   let path: string;
   try {
-    path = `${pathPrefix}/${pathId(idValue, what)}`;
+    path = `${endpoint.path}/${pathId(id, endpoint.idName)}`;
   } catch (e) {
-    return failedCall(`GET ${pathPrefix}/{id}`, e);
+    return failedCall(`GET ${endpoint.path}/{id}`, e);
   }
-  return getDef(ctx, { path, scope, item });
+  return getDef(ctx, { path, scope: endpoint.scope, item: endpoint.item });
 }
 
 /**
@@ -61,7 +72,7 @@ export function failedCall<T>(endpoint: string, error: unknown): CallDef<T> {
   return {
     kind: 'call',
     endpoint,
-    // eslint-disable-next-line require-yield
+    // biome-ignore lint/correctness/useYield: a generator, so the throw happens when the call runs, not when it is built
     *op() {
       throw error;
     },

@@ -26,9 +26,9 @@ export type RewashListParams = ParamsOf<typeof rewashParams>;
 export function manifestsResource(ctx: ResourceContext) {
   return {
     /** GET /manifests. `from`/`to` filter on the delivered day (undelivered manifests drop out). */
-    list: (params?: ManifestListParams) => list(ctx, '/manifests', SCOPE, ManifestSchema, manifestParams, params),
+    list: (params?: ManifestListParams) => list(ctx, { path: '/manifests', scope: SCOPE, item: ManifestSchema, params: manifestParams }, params),
     /** GET /manifests/{id}: the manifest with bins, held rewash, rewash links and signature. */
-    get: (id: string) => get(ctx, '/manifests', id, 'manifest id', SCOPE, ManifestDetailSchema),
+    get: (id: string) => get(ctx, { path: '/manifests', idName: 'manifest id', scope: SCOPE, item: ManifestDetailSchema }, id),
   };
 }
 
@@ -39,20 +39,20 @@ export function deliveriesResource(ctx: ResourceContext) {
      * a window over 92 days is fetched in 92-day chunks and merged, newest first.
      */
     daily: (params?: DailyDeliveryParams) =>
-      list(ctx, '/deliveries/daily', SCOPE, DailyDeliveryRowSchema, dailyParams, params, { splitWindow: true }),
+      list(ctx, { path: '/deliveries/daily', scope: SCOPE, item: DailyDeliveryRowSchema, params: dailyParams, splitWindow: true }, params),
   };
 }
 
 export function newLinenResource(ctx: ResourceContext) {
   return {
     /** GET /new-linen: new-linen injections; `from`/`to` filter on the cleaned day. */
-    list: (params?: NewLinenListParams) => list(ctx, '/new-linen', SCOPE, NewLinenInjectionSchema, newLinenParams, params),
+    list: (params?: NewLinenListParams) => list(ctx, { path: '/new-linen', scope: SCOPE, item: NewLinenInjectionSchema, params: newLinenParams }, params),
   };
 }
 
 export function rewashResource(ctx: ResourceContext) {
   return {
     /** GET /rewash: rewash batches; `from`/`to` filter on the discovered day. */
-    list: (params?: RewashListParams) => list(ctx, '/rewash', SCOPE, RewashBatchSchema, rewashParams, params),
+    list: (params?: RewashListParams) => list(ctx, { path: '/rewash', scope: SCOPE, item: RewashBatchSchema, params: rewashParams }, params),
   };
 }

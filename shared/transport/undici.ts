@@ -68,7 +68,3 @@ export class UndiciTransport implements AsyncTransport {
     await this.#agent.close();
   }
 }
-
-export function undiciTransport(options?: UndiciTransportOptions): UndiciTransport {
-  return new UndiciTransport(options);
-}

@@ -3,9 +3,11 @@
  * goes through `esc` so it can never ping a channel, mention someone or fake a link.
  */
 
+import { dateTimeFormat } from '../../shared/intl.ts';
+
 const SPECIAL_MENTION = /@(channel|here|everyone)\b/gi;
 // Control characters other than tab and newline could break rendering; a zero-width space splits mentions.
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 const ZWSP = '\u200b';
 
@@ -68,26 +70,20 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${count(n)} ${n === 1 ? one : many}`;
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** `2026-11-22 10:48` in the organization's timezone, from an API timestamp. */
 export function when(iso: string | null | undefined, timeZone: string): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return esc(iso);
-  let f = dayFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    dayFormats.set(timeZone, f);
-  }
+  const f = dateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
 }

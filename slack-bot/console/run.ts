@@ -7,7 +7,7 @@
  */
 import { createInterface } from 'node:readline';
 import { isIsoDay, isValidTimeZone, startOfDayInZone } from '../../shared/dates.ts';
-import { answerText } from '../commands/answer.ts';
+import { answerText } from '../answers/answer.ts';
 import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
 import { keyRefOf, openDigestStore, type DigestStore } from '../digests/index.ts';
 import type { SlackClient } from '../digests/slack.ts';

@@ -18,7 +18,6 @@ const ICON: Record<string, string> = { high: ':red_circle:', medium: ':large_ora
 const MAX_LINES = 40;
 const SECTION_BUDGET = 2900;
 
-export type { Block } from '../blocks/kit.ts';
 export type SlackMessage = Message;
 
 export interface DigestInput {

@@ -11,7 +11,7 @@
  *    Every update is conditional on still owning the claim.
  */
 import { explainFailure, findPostedRun, METADATA_EVENT, SlackDeliveryError, withSlackRetry, type ChannelPacer, type RetryOptions, type SlackClient } from './slack.ts';
-import { ConfigurationError } from '../../shared/errors.ts';
+import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '../../shared/errors.ts';
 import type { Clock } from './clock.ts';
 import { runsBetween } from './schedule.ts';
 import type { Digest } from './content.ts';
@@ -96,7 +96,7 @@ export class DigestEngine {
   ): Promise<RunOutcome> {
     const { store, workerId } = this;
     const now = () => this.clock.now();
-    if (!sub || sub.status !== 'active') {
+    if (sub?.status !== 'active') {
       await store.endRun(run.id, workerId, now(), 'skipped', sub ? `subscription ${sub.status}` : 'subscription deleted');
       return 'skipped';
     }
@@ -160,8 +160,7 @@ export class DigestEngine {
 
   private async fail(run: DigestRun, sub: Subscription, err: unknown, slack: SlackClient): Promise<RunOutcome> {
     const now = this.clock.now();
-    const name = (err as { name?: string })?.name;
-    const linenAuth = name === 'AuthenticationError' || name === 'PermissionDeniedError';
+    const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
     // The key reference no longer matches a configured key (rotated away): no retry can fix that.
     const keyGone = err instanceof ConfigurationError;
     if ((err instanceof SlackDeliveryError && err.failure.kind === 'permanent') || linenAuth || keyGone) {

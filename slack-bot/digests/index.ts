@@ -11,9 +11,9 @@ import { runDigestTick, type TickResult } from './runner.ts';
 import { ChannelPacer, type SlackClient } from './slack.ts';
 import type { DigestStore } from './storage/types.ts';
 
-export { openDigestStore, type DigestStore, type Subscription } from './storage/index.ts';
-export { runDigestCommand, type DigestCommandContext, type CommandReply } from './commands.ts';
-export { ManualClock, systemClock, type Clock } from './clock.ts';
+export { openDigestStore, type DigestStore } from './storage/index.ts';
+export { runDigestCommand } from './digest-answers.ts';
+export type { Clock } from './clock.ts';
 export { clientsByKeyRef, keyRefOf } from './key-ref.ts';
 
 export interface DigestWorkerOptions {

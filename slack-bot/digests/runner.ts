@@ -8,7 +8,7 @@ import { dayInZoneOf, titleOf } from './time.ts';
 import { buildDigest, type Digest } from './content.ts';
 import type { DigestEngine, RunOutcome } from './engine.ts';
 import type { ChannelPacer, SlackClient } from './slack.ts';
-import type { ShownSignal, Subscription } from './storage/types.ts';
+import type { DigestStore, ShownSignal, Subscription } from './storage/types.ts';
 
 export interface TickDeps {
   engine: DigestEngine;
@@ -60,12 +60,12 @@ export function keySnapshot(client: LinenClient): KeySnapshot & { deliveriesOn(d
 
 /** Builds a subscription's digest for an instant from a key snapshot and what its previous digest showed. */
 export async function digestFor(
-  deps: Pick<TickDeps, 'engine'>, sub: Subscription, at: Date, snap: ReturnType<typeof keySnapshot>,
+  store: Pick<DigestStore, 'previousDigest'>, sub: Subscription, at: Date, snap: ReturnType<typeof keySnapshot>,
   previous?: Promise<{ shown: ShownSignal[] } | null>,
 ): Promise<Digest> {
   const yesterday = addDays(dayInZoneOf(at, sub.timeZone), -1);
   const [signals, customers, deliveries, prev] = await Promise.all([
-    snap.signals, snap.customers, snap.deliveriesOn(yesterday), previous ?? deps.engine.store.previousDigest(sub.id, at),
+    snap.signals, snap.customers, snap.deliveriesOn(yesterday), previous ?? store.previousDigest(sub.id, at),
   ]);
   return buildDigest({
     subscription: sub, signals, customers, deliveries, yesterday, previous: prev ? prev.shown : null, title: titleOf(at, sub.timeZone),
@@ -98,7 +98,7 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
     runs.map(async (run, i) => {
       const sub = subs.get(run.subscriptionId) ?? null;
       const outcome = await engine.execute(
-        run, sub, () => digestFor(deps, sub!, run.scheduledFor, snapshotOf(sub!.keyRef), previous.then((p) => p[i] ?? null)), deps.slack, deps.pacer,
+        run, sub, () => digestFor(engine.store, sub!, run.scheduledFor, snapshotOf(sub!.keyRef), previous.then((p) => p[i] ?? null)), deps.slack, deps.pacer,
       );
       result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
     }),

@@ -5,6 +5,7 @@
  * repeated by fall-back fires once).
  */
 import { Cron } from 'croner';
+import { dateTimeFormat } from '../../shared/intl.ts';
 
 export const DAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 export type DayName = (typeof DAY_NAMES)[number];
@@ -117,13 +118,13 @@ export function runsBetween(s: Schedule, after: Date, until: Date, max = 1000): 
 
 /** `Mon 9 Mar, 07:00 CDT` in the given timezone. */
 export function formatInstant(d: Date, timeZone: string): string {
-  const f = new Intl.DateTimeFormat('en-GB', {
+  const f = dateTimeFormat('en-GB', {
     timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
   });
   const p: Record<string, string> = {};
   for (const part of f.formatToParts(d)) p[part.type] = part.value;
   // en-US names the zone (CST, CDT) where en-GB gives an offset.
-  const z = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(d);
+  const z = dateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(d);
   p.timeZoneName = z.find((x) => x.type === 'timeZoneName')?.value ?? timeZone;
   return `${p.weekday} ${p.day} ${p.month}, ${p.hour}:${p.minute} ${p.timeZoneName}`;
 }

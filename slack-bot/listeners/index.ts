@@ -1,6 +1,6 @@
 /** Every listener, registered the way slack-samples/bolt-ts-starter-template does: one `register` per kind. */
 import type { App } from '@slack/bolt';
-import type { DigestDeps } from '../commands/answer.ts';
+import type { DigestDeps } from '../answers/answer.ts';
 import type { LinenService } from '../linen.ts';
 import type { BotLogger } from '../logger.ts';
 import actions from './actions/index.ts';

@@ -1,7 +1,7 @@
 /** `/linen help`, the usage of one subcommand, and the answer to an unknown subcommand. */
 import { context, header, section, type Message } from '../blocks/kit.ts';
 import { code, esc } from '../blocks/mrkdwn.ts';
-import type { Subcommand } from '../commands/grammar.ts';
+import type { Subcommand } from '../answers/grammar.ts';
 
 export const COMMAND = '/linen';
 

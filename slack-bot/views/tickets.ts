@@ -5,7 +5,7 @@ import type { QualityTicket } from '../../shared/schemas/quality.ts';
 import { context, fields, header, section, type Block, type Message } from '../blocks/kit.ts';
 import { chunkLines, LIMITS, moreLine, take, truncate } from '../blocks/limits.ts';
 import { bold, code, esc, escLine, humanize, plain, plural, when } from '../blocks/mrkdwn.ts';
-import type { TicketFilter } from '../commands/grammar.ts';
+import type { TicketFilter } from '../answers/grammar.ts';
 
 export const MAX_EVENTS = 15;
 export const MAX_TICKETS = 30;

@@ -3,7 +3,7 @@
  * Apps Script does: one global scope holding every top-level declaration of the project's files, no
  * `require`, `process`, `fetch`, timers or TextDecoder; only the services below.
  *
- * - UrlFetchApp does real, synchronous HTTP (a SyncTransport such as test/client-helpers.ts' BlockingTransport),
+ * - UrlFetchApp does real, synchronous HTTP (a SyncTransport such as test/support/worker-sandbox.ts' BlockingTransport),
  *   throws on failures and on HTTP errors unless `muteHttpExceptions`, and records every URL and header set.
  * - CacheService, LockService and PropertiesService keep their state in a Backing (apps-script-store.ts), so
  *   several executions, even in several threads, share one cache, one lock and one set of properties.
@@ -123,7 +123,10 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
     const tryLock = (timeoutMs: number) => {
       const until = Date.now() + Math.max(0, timeoutMs);
       for (;;) {
-        if (backing.lockTry(name, executionId)) return (held = true);
+        if (backing.lockTry(name, executionId)) {
+          held = true;
+          return true;
+        }
         if (Date.now() >= until) return false;
         blockFor(Math.min(20, until - Date.now()));
       }
@@ -212,7 +215,8 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
       if (custom) throw new Error('Exception: You do not have permission to call setFormula');
       for (let r = 0; r < rows; r++) {
         for (let c = 0; c < columns; c++) {
-          const line = (sheet.formulas[row - 1 + r] ??= []);
+          sheet.formulas[row - 1 + r] ??= [];
+          const line = sheet.formulas[row - 1 + r]!;
           line[column - 1 + c] = formula;
           world.formulaWrites.push({ sheet: sheet.name, row: row + r, column: column + c, formula });
         }
@@ -237,8 +241,14 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
   const menu = (title: string) => {
     const items: (string | [string, string])[] = [];
     const m = {
-      addItem: (caption: string, fn: string) => (items.push([caption, fn]), m),
-      addSeparator: () => (items.push('---'), m),
+      addItem: (caption: string, fn: string) => {
+        items.push([caption, fn]);
+        return m;
+      },
+      addSeparator: () => {
+        items.push('---');
+        return m;
+      },
       addToUi: () => world.ui.push({ kind: 'menu', detail: { title, items } }),
     };
     return m;
@@ -260,7 +270,10 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
   const htmlOutput = (content: string) => {
     let text = content;
     const out = {
-      append: (s: string) => ((text += s), out),
+      append: (s: string) => {
+        text += s;
+        return out;
+      },
       setWidth: () => out,
       setHeight: () => out,
       setTitle: () => out,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type vm from 'node:vm';
 import { buildAppsScript } from '../../scripts/build-apps-script.ts';
-import { BlockingTransport, startWorkerSandbox, type SandboxOptionsLite, type WorkerSandbox } from '../client-helpers.ts';
+import { BlockingTransport, startWorkerSandbox, type SandboxOptionsLite, type WorkerSandbox } from './worker-sandbox.ts';
 import { memoryBacking, type Backing } from './apps-script-store.ts';
 import { createWorld, loadProject, plain, startExecution, type Execution, type GasWorld } from './apps-script-fakes.ts';
 

@@ -30,13 +30,19 @@ export function memoryBacking(now: () => number = Date.now): Backing {
   const props = new Map<string, Map<string, string>>();
   const cache = (scope: string) => {
     let c = caches.get(scope);
-    if (!c) caches.set(scope, (c = new Map()));
+    if (!c) {
+      c = new Map();
+      caches.set(scope, c);
+    }
     for (const [k, e] of c) if (e.expires <= now()) c.delete(k);
     return c;
   };
   const store = (scope: string) => {
     let p = props.get(scope);
-    if (!p) props.set(scope, (p = new Map()));
+    if (!p) {
+      p = new Map();
+      props.set(scope, p);
+    }
     return p;
   };
   return {

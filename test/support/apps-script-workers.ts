@@ -51,7 +51,7 @@ export async function runSimultaneously(options: {
           tsx: import.meta.resolve('tsx/esm/api'),
           fakes: entry('./apps-script-fakes.ts'),
           store: entry('./apps-script-store.ts'),
-          helpers: entry('../client-helpers.ts'),
+          helpers: entry('./worker-sandbox.ts'),
           dir: options.dir,
           tz: options.timeZone,
           port,

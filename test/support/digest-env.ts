@@ -9,7 +9,7 @@ import { ChannelPacer } from '../../slack-bot/digests/slack.ts';
 import { openTestDb, type TestDb } from './digest-db.ts';
 import { startFakeSlack, type FakeSlack } from './digest-slack.ts';
 import { clientsByKeyRef, keyRefOf } from '../../slack-bot/digests/key-ref.ts';
-import type { DigestCommandContext } from '../../slack-bot/digests/commands.ts';
+import type { DigestCommandContext } from '../../slack-bot/digests/digest-answers.ts';
 
 export const KEY = 'lk_live_demo_all_access';
 export const TZ = 'America/Chicago';

@@ -23,18 +23,18 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
   const blockIds = new Set<string>();
   const mrkdwns: string[] = [];
   const checkPlain = (t: any, max: number, where: string) => {
-    if (!t || t.type !== 'plain_text' || typeof t.text !== 'string' || t.text.length === 0) p(`${where}: not a non-empty plain_text`);
+    if (t?.type !== 'plain_text' || typeof t.text !== 'string' || t.text.length === 0) p(`${where}: not a non-empty plain_text`);
     else if (t.text.length > max) p(`${where}: ${t.text.length} characters (max ${max})`);
   };
   const checkMrkdwn = (t: any, max: number, where: string) => {
-    if (!t || t.type !== 'mrkdwn' || typeof t.text !== 'string' || t.text.length === 0) p(`${where}: not a non-empty mrkdwn`);
+    if (t?.type !== 'mrkdwn' || typeof t.text !== 'string' || t.text.length === 0) p(`${where}: not a non-empty mrkdwn`);
     else {
       if (t.text.length > max) p(`${where}: ${t.text.length} characters (max ${max})`);
       mrkdwns.push(t.text);
     }
   };
   const checkButton = (b: any, where: string, ids: Set<string>) => {
-    if (!b || b.type !== 'button') return p(`${where}: not a button`);
+    if (b?.type !== 'button') return p(`${where}: not a button`);
     checkPlain(b.text, 75, `${where}.text`);
     if (typeof b.action_id !== 'string' || b.action_id.length === 0 || b.action_id.length > 255) p(`${where}: bad action_id`);
     else if (ids.has(b.action_id)) p(`${where}: duplicate action_id ${b.action_id}`);
@@ -42,9 +42,12 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
     if (b.value !== undefined && (typeof b.value !== 'string' || b.value.length > 2000)) p(`${where}: value too long`);
     if (b.style !== undefined && b.style !== 'primary' && b.style !== 'danger') p(`${where}: bad style`);
   };
-  (msg.blocks as any[]).forEach((b, i) => {
+  for (const [i, b] of (msg.blocks as any[]).entries()) {
     const where = `blocks[${i}]`;
-    if (!b || !TYPES.has(b.type)) return p(`${where}: unknown block type ${b?.type}`);
+    if (!b || !TYPES.has(b.type)) {
+      p(`${where}: unknown block type ${b?.type}`);
+      continue;
+    }
     if (b.block_id !== undefined) {
       if (typeof b.block_id !== 'string' || b.block_id.length > 255) p(`${where}: bad block_id`);
       else if (blockIds.has(b.block_id)) p(`${where}: duplicate block_id ${b.block_id}`);
@@ -60,20 +63,20 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
         if (b.text !== undefined) checkMrkdwn(b.text, 3000, `${where}.text`);
         if (b.fields !== undefined) {
           if (!Array.isArray(b.fields) || b.fields.length === 0 || b.fields.length > 10) p(`${where}: ${b.fields?.length} fields (1 to 10)`);
-          else b.fields.forEach((f: any, j: number) => checkMrkdwn(f, 2000, `${where}.fields[${j}]`));
+          else for (const [j, f] of b.fields.entries()) checkMrkdwn(f, 2000, `${where}.fields[${j}]`);
         }
         if (b.accessory !== undefined) checkButton(b.accessory, `${where}.accessory`, ids);
         break;
       case 'context':
         if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10) p(`${where}: ${b.elements?.length} context elements (1 to 10)`);
-        else b.elements.forEach((e: any, j: number) => checkMrkdwn(e, 3000, `${where}.elements[${j}]`));
+        else for (const [j, e] of b.elements.entries()) checkMrkdwn(e, 3000, `${where}.elements[${j}]`);
         break;
       case 'actions':
         if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 25) p(`${where}: ${b.elements?.length} action elements (1 to 25)`);
-        else b.elements.forEach((e: any, j: number) => checkButton(e, `${where}.elements[${j}]`, ids));
+        else for (const [j, e] of b.elements.entries()) checkButton(e, `${where}.elements[${j}]`, ids);
         break;
     }
-  });
+  }
   for (const t of [...mrkdwns, typeof msg.text === 'string' ? msg.text : '']) {
     // The bot writes only user mentions (<@U...>) and channel links (<#C...>) itself; anything else in angle
     // brackets came from data.

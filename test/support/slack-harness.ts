@@ -99,7 +99,8 @@ export async function startHarness(): Promise<Harness> {
         // Never the repository's ./data, even if the shared store is not used.
         env.LINEN_DATA_DIR = mkdtempSync(join(tmpdir(), 'linen-bot-'));
         dataDirs.push(env.LINEN_DATA_DIR);
-        digestStore = await (shared ??= openPglite().then(storeOver));
+        shared ??= openPglite().then(storeOver);
+        digestStore = await shared;
       }
       const config = loadConfig(env);
       const logs: string[] = [];

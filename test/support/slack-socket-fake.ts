@@ -88,7 +88,12 @@ export async function startFakeSocketMode(path = '/link/'): Promise<FakeSocketMo
       return connections;
     },
     waitForConnection(timeoutMs = 5_000) {
-      return waitFor(() => (connections > awaitedConnections && current ? (awaitedConnections = connections, true) : undefined), timeoutMs, 'a Socket Mode connection').then(() => {});
+      const connected = () => {
+        if (connections <= awaitedConnections || !current) return undefined;
+        awaitedConnections = connections;
+        return true;
+      };
+      return waitFor(connected, timeoutMs, 'a Socket Mode connection').then(() => {});
     },
     send,
     sendEnvelope(envelope) {

@@ -1,5 +1,5 @@
 /**
- * Every resource of linen-api-v1.md as a field table, transcribed from the spec. `checkShape` asserts a row has
+ * Every resource of docs/linen-api-v1.md as a field table, transcribed from the spec. `checkShape` asserts a row has
  * exactly these fields (nothing internal leaks, nothing is missing) with these types.
  *
  * Type codes: s string, i integer, n number, b boolean, ts timestamp (ISO UTC with ms and Z), d YYYY-MM-DD,
@@ -7,8 +7,6 @@
  */
 type FieldType = string | readonly string[] | { nullable: readonly string[] };
 export type Shape = Record<string, FieldType>;
-
-const enumOrNull = (values: readonly string[]) => ({ nullable: values });
 
 export const SHAPES = {
   customer: { id: 's', name: 's', is_group: 'b', created_at: 'ts', departments: 'a' },
@@ -103,7 +101,6 @@ export const SHAPES = {
   allocation: { invoice_id: 's?', invoice_number: 's?', amount_cents: 'i' },
 } satisfies Record<string, Shape>;
 
-export { enumOrNull };
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

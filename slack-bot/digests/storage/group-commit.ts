@@ -47,7 +47,7 @@ export class GroupCommit<Req, Res> {
     this.#inFlight = (async () => {
       try {
         const out = await this.write(batch.map((b) => b.req));
-        batch.forEach((b, i) => b.resolve(out[i]!));
+        for (const [i, b] of batch.entries()) b.resolve(out[i]!);
       } catch (e) {
         for (const b of batch) b.reject(e);
       }

@@ -12,10 +12,9 @@ import type { DigestStore } from './types.ts';
 
 export type * from './types.ts';
 export type { SqlExecutor } from './sql.ts';
-export { migrate, MIGRATIONS } from './migrations.ts';
-export { openPg, type PgOptions } from './pg.ts';
+export { migrate } from './migrations.ts';
+export { openPg } from './pg.ts';
 export { openPglite } from './pglite.ts';
-export { SqlDigestStore, newId } from './store.ts';
 
 export async function storeOver(db: SqlExecutor): Promise<DigestStore> {
   await migrate(db);

@@ -6,12 +6,13 @@ import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { context } from '../../blocks/kit.ts';
 import { fitMessage } from '../../blocks/limits.ts';
 import { code, esc } from '../../blocks/mrkdwn.ts';
-import { answerText } from '../../commands/answer.ts';
-import { describeError, friendlyError } from '../../commands/errors.ts';
+import { answerText } from '../../answers/answer.ts';
+import { describeError, friendlyError } from '../../answers/friendly-errors.ts';
 import { parsePdfRef } from '../../views/balance.ts';
 import { ACTION, errorMessage } from '../../views/common.ts';
 import type { BotDeps } from '../index.ts';
-import { fetchInvoicePdf, uploadPrivately } from './pdf.ts';
+import { yieldToPendingAcks } from '../pending-acks.ts';
+import { type FetchedPdf, fetchInvoicePdf, uploadPrivately } from './pdf.ts';
 
 const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; blocks: unknown[] }) => {
   try {
@@ -20,9 +21,6 @@ const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; b
     deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
   }
 };
-
-/** Let requests already waiting be acknowledged before this one's work starts. */
-const yieldToPendingAcks = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function register(app: App, deps: BotDeps): void {
   app.action<BlockAction<ButtonAction>>(ACTION.share, async ({ ack, action, body, respond }) => {
@@ -61,7 +59,7 @@ export function register(app: App, deps: BotDeps): void {
       await ephemeral(respond, deps, errorMessage('That button is out of date; run /linen balance again.'));
       return;
     }
-    let pdf;
+    let pdf: FetchedPdf;
     try {
       pdf = await fetchInvoicePdf(deps.linen, ref);
     } catch (err) {

@@ -3,16 +3,16 @@
  * command's response_url with an ephemeral message.
  */
 import type { App } from '@slack/bolt';
-import { answerText } from '../../commands/answer.ts';
+import { answerText } from '../../answers/answer.ts';
 import type { BotDeps } from '../index.ts';
+import { yieldToPendingAcks } from '../pending-acks.ts';
 
 export const COMMAND_NAME = '/linen';
 
 export function register(app: App, deps: BotDeps): void {
   app.command(COMMAND_NAME, async ({ command, ack, respond }) => {
     await ack();
-    // Let other requests that are already waiting be acknowledged before this one's work starts.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToPendingAcks();
     const started = Date.now();
     const caller = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id ?? null };
     const message = await answerText(command.text, { ...deps, caller });

@@ -1,0 +1,120 @@
+/**
+ * One API call as an operation: pace, send, map the status to an error, retry what is transient, parse.
+ */
+import { type LinenError, RateLimitError, ResponseShapeError, TimeoutError } from '../errors.ts';
+import { http, now, sleep, type HttpRequest, type HttpResponse, type Operation, type ResponseType } from './effects.ts';
+import { errorForResponse, isAbort, transportFailure } from './failures.ts';
+import type { Pacer } from './pacing.ts';
+import { decideRetry, type RetryPolicy } from './retry.ts';
+
+export interface CoreConfig {
+  apiKey: string;
+  /** Without a trailing slash, e.g. `https://api.example.com/v1`. */
+  baseUrl: string;
+  /** `new URL(baseUrl).origin`: the only origin that ever receives the key. */
+  origin: string;
+  timeZone: string;
+  userAgent: string;
+  retry: RetryPolicy;
+  /** Total time one call may take, retries and waits included. */
+  timeBudgetMs: number;
+  requestTimeoutMs: number;
+  pacer: Pacer | null;
+  random: () => number;
+}
+
+/** Shared by the requests of one call (e.g. all pages of one walk): the instant the call must end by. */
+export interface Budget {
+  deadline?: number;
+  /** Overrides the client's `timeBudgetMs` for this call. */
+  budgetMs?: number | undefined;
+}
+
+export interface RequestSpec<T> {
+  /** Label for errors, e.g. `GET /invoices`. */
+  endpoint: string;
+  url: string;
+  responseType: ResponseType;
+  /** Scope the endpoint needs, to word a 403. */
+  scope?: string | undefined;
+  parse(res: HttpResponse): T;
+}
+
+
+function* pace(cfg: CoreConfig, deadline: number): Operation<void> {
+  if (!cfg.pacer) return;
+  for (;;) {
+    const t = yield* now();
+    const wait = cfg.pacer.tryAcquire(t);
+    if (wait <= 0) return;
+    if (t + wait > deadline) {
+      throw new RateLimitError({
+        status: 429,
+        code: 'client_rate_limited',
+        message: `the client's pacing (${cfg.pacer.limit} requests per ${cfg.pacer.windowMs} ms) needs a ${wait} ms wait, beyond the time budget`,
+        requestId: undefined,
+        retryAfterMs: wait,
+      });
+    }
+    yield* sleep(wait);
+  }
+}
+
+export function buildRequest(cfg: CoreConfig, url: string, responseType: ResponseType): HttpRequest {
+  return {
+    method: 'GET',
+    url,
+    responseType,
+    headers: {
+      authorization: `Bearer ${cfg.apiKey}`,
+      accept: responseType === 'bytes' ? 'application/pdf' : 'application/json',
+      'user-agent': cfg.userAgent,
+    },
+  };
+}
+
+/** Send one request with pacing and retries, within the budget; return the parsed result. */
+export function* send<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget): Operation<T> {
+  const secrets = [cfg.apiKey];
+  const start = yield* now();
+  if (budget.deadline === undefined) budget.deadline = start + (budget.budgetMs ?? cfg.timeBudgetMs);
+  const deadline = budget.deadline;
+  const req = buildRequest(cfg, spec.url, spec.responseType);
+  let lastError: LinenError | undefined;
+  for (let attempt = 0; ; attempt++) {
+    yield* pace(cfg, deadline);
+    const t = yield* now();
+    const timeoutMs = Math.min(cfg.requestTimeoutMs, deadline - t);
+    if (timeoutMs <= 0) {
+      throw lastError ?? new TimeoutError({ message: `${spec.endpoint}: the time budget of ${cfg.timeBudgetMs} ms ran out` });
+    }
+    let err: LinenError | undefined;
+    let res: HttpResponse | undefined;
+    try {
+      res = yield* http(req, timeoutMs);
+    } catch (e) {
+      if (isAbort(e)) throw e;
+      err = transportFailure(e, secrets);
+    }
+    if (res) {
+      if (res.status >= 200 && res.status < 300) {
+        try {
+          return spec.parse(res);
+        } catch (e) {
+          if (!(e instanceof ResponseShapeError)) throw e;
+          err = e;
+        }
+      } else {
+        const at = yield* now();
+        err = errorForResponse(res, at, { scope: spec.scope, secrets });
+        if (err instanceof RateLimitError && err.retryAfterMs !== undefined) cfg.pacer?.blockUntil(at + err.retryAfterMs);
+      }
+    }
+    if (!err) throw new Error('unreachable: no response and no error');
+    lastError = err;
+    const t2 = yield* now();
+    const decision = decideRetry(err, attempt, cfg.retry, deadline - t2, cfg.random);
+    if (!decision.retry) throw err;
+    yield* sleep(decision.delayMs);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Every failure as one sentence a Slack user can act on. Never a stack trace, never the key: the texts come
+ * from the shared client's `userMessage` (already scrubbed of the key) or are written here.
+ */
+import {
+  AuthenticationError,
+  ConnectionError,
+  InternalServerError,
+  LinenError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  SCOPE_LABELS,
+  TimeoutError,
+} from '../../shared/errors.ts';
+import { NoKeyError } from '../linen.ts';
+
+
+export interface ErrorContext {
+  /** What was being looked up, for a not-found answer ("ticket TKT-26-00417"). */
+  subject?: string | undefined;
+}
+
+export function friendlyError(err: unknown, ctx: ErrorContext = {}): string {
+  if (err instanceof NoKeyError) return err.userMessage;
+  if (err instanceof AuthenticationError) {
+    return "This workspace's Linen API key was rejected (revoked or mistyped); ask whoever runs the bot to replace LINEN_API_KEY.";
+  }
+  if (err instanceof PermissionDeniedError) {
+    if (err.scope) return `This workspace's key has no ${SCOPE_LABELS[err.scope] ?? err.scope} access.`;
+    return err.userMessage;
+  }
+  if (err instanceof NotFoundError) {
+    if (ctx.subject) return `No ${ctx.subject} is visible to this workspace's Linen key.`;
+    return err.userMessage;
+  }
+  if (err instanceof RateLimitError) return err.userMessage;
+  if (err instanceof InternalServerError) {
+    return err.requestId
+      ? `The Linen API is having trouble right now; try again later, and quote request ${err.requestId} to support if it persists.`
+      : 'The Linen API is having trouble right now; try again later.';
+  }
+  if (err instanceof ConnectionError || err instanceof TimeoutError) {
+    return 'The Linen API could not be reached just now; try again in a minute.';
+  }
+  if (err instanceof LinenError) return err.userMessage;
+  return 'Something went wrong while answering; try again in a moment.';
+}
+
+/** Whether an error is an expected answer (logged at info) rather than a fault of the bot (logged as error). */
+export function isExpected(err: unknown): boolean {
+  return err instanceof LinenError;
+}
+
+/** One log line about an error: its class, code and request id, never a stack or a header. */
+export function describeError(err: unknown): string {
+  if (err instanceof LinenError) {
+    return `${err.name} code=${err.code}${err.status ? ` status=${err.status}` : ''}${err.requestId ? ` request_id=${err.requestId}` : ''}: ${err.message}`;
+  }
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}

@@ -1,0 +1,137 @@
+/**
+ * A recalculation of many cells costs a handful of requests: one listing per customer and window, cached in
+ * CacheService and fetched by one execution while simultaneous ones wait on the document lock.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxData } from '../../sandbox/index.ts';
+import { remoteBacking, startStoreWorker, type StoreWorker } from '../support/apps-script-store.ts';
+import { coldCache, KEYS, startHarness, TZ, type Harness } from '../support/apps-script-harness.ts';
+import { runSimultaneously } from '../support/apps-script-workers.ts';
+
+let h: Harness;
+let d: SandboxData;
+let store: StoreWorker;
+const FROM = '2026-10-01';
+const TO = '2026-10-31';
+
+beforeAll(async () => {
+  h = await startHarness();
+  d = h.sb.data;
+  store = await startStoreWorker();
+});
+afterAll(async () => {
+  await store?.close();
+  await h?.close();
+});
+
+/** A 100-cell grid: the month's fill rate by department and item, by department, by item, and in total. */
+function grid(): [string, unknown[]][] {
+  const mercy = d.customers.find((c) => c.name === 'Mercy General Hospital')!;
+  const rows = d.daily_deliveries.filter((r) => r.customer_id === mercy.id && r.date >= FROM && r.date <= TO);
+  const items = [...new Set(rows.map((r) => r.item_name))];
+  const depts = ['', ...mercy.departments.map((x) => x.name)];
+  const cells: [string, unknown[]][] = [];
+  for (let i = 0; cells.length < 100; i++) {
+    cells.push(['LINEN_FILLRATE', ['Mercy General Hospital', FROM, TO, depts[i % depts.length], i % 3 === 0 ? '' : items[i % items.length]]]);
+  }
+  return cells;
+}
+
+function pagesNeeded(): number {
+  const mercy = d.customers.find((c) => c.name === 'Mercy General Hospital')!;
+  const rows = d.daily_deliveries.filter((r) => r.customer_id === mercy.id && r.date >= FROM && r.date <= TO).length;
+  return Math.ceil(rows / 200);
+}
+
+describe('a hundred-cell fill-rate grid', () => {
+  let sequential: unknown[];
+
+  it('costs at most (pages + 2) requests when the cells run one after another', () => {
+    coldCache(h);
+    h.takeFetches();
+    sequential = grid().map(([name, args]) => h.cell(name, ...args).value);
+    const fetches = h.takeFetches();
+    expect(pagesNeeded()).toBeGreaterThan(1);
+    expect(fetches.length).toBeLessThanOrEqual(pagesNeeded() + 2);
+    expect(fetches.filter((f) => f.url.includes('/deliveries/daily')).length).toBe(pagesNeeded());
+    for (const v of sequential) expect(typeof v === 'number' || v === '').toBe(true);
+  });
+
+  it('costs at most (pages + 2) requests when four threads of 25 executions start at once', async () => {
+    const setup = remoteBacking(await store.connect());
+    setup.propsSet('user:owner@example.com', 'LINEN_API_KEY', KEYS.all);
+    setup.propsSet('doc:sheet-1', 'LINEN_BASE_URL', h.sb.baseUrl);
+    const cells = grid();
+    const outcomes = await runSimultaneously({
+      dir: h.dir,
+      timeZone: TZ,
+      store,
+      cells: [0, 1, 2, 3].map((w) => cells.filter((_, i) => i % 4 === w)),
+    });
+    const fetches = outcomes.flatMap((o) => o.fetches);
+    expect(fetches.length).toBeLessThanOrEqual(pagesNeeded() + 2);
+    // Every cell has the answer it had when the cells ran one after another.
+    const values = cells.map((_, i) => outcomes[i % 4]!.results[Math.floor(i / 4)]!);
+    expect(values.map((r) => r.value)).toEqual(sequential);
+  });
+});
+
+describe('the cache', () => {
+  it('splits a listing over 100 KB into chunks CacheService accepts, and serves it back whole', () => {
+    coldCache(h);
+    h.takeFetches();
+    const before = h.backing.cacheSize('doc:sheet-1');
+    const first = h.cell('LINEN_DELIVERIES', 'Mercy General Hospital', '2026-08-01', TO);
+    const fetched = h.takeFetches().length;
+    expect(fetched).toBeGreaterThan(10);
+    expect(h.backing.cacheSize('doc:sheet-1') - before).toBeGreaterThanOrEqual(3);
+    const again = h.cell('LINEN_DELIVERIES', 'Mercy General Hospital', '2026-08-01', TO);
+    expect(h.takeFetches().length).toBe(0);
+    expect(again).toEqual(first);
+    expect((again.value as unknown[]).length).toBeGreaterThan(2000);
+  });
+
+  it('keys the cache by API key: another key fetches its own data', () => {
+    h.cell('LINEN_CUSTOMERS');
+    h.takeFetches();
+    h.setKey(KEYS.hotel);
+    const r = h.cell('LINEN_CUSTOMERS');
+    expect((r.value as unknown[][]).map((x) => x[1])).toEqual(['Name', 'Harborview Hotel']);
+    expect(h.takeFetches().length).toBe(1);
+    h.setKey(KEYS.all);
+  });
+
+  it('"Refresh data" makes the next recalculation fetch again and rewrites every LINEN_ formula', () => {
+    h.world.sheets = [
+      { name: 'Grid', formulas: [['=LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31")', '=A1*2'], ['', '=linen_balance()']] },
+    ];
+    h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO);
+    h.takeFetches();
+    expect(h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO).value).toBeTypeOf('number');
+    expect(h.takeFetches().length).toBe(0);
+    const refreshed = h.menu('linenRefreshData');
+    expect(refreshed.value).toBe(2);
+    const writes = h.world.formulaWrites.splice(0);
+    expect(writes.map((w) => `${w.row},${w.column}:${w.formula}`)).toEqual([
+      '1,1:',
+      '2,2:',
+      '1,1:=LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31")',
+      '2,2:=linen_balance()',
+    ]);
+    expect(h.world.ui.some((u) => u.kind === 'flush')).toBe(true);
+    h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO);
+    expect(h.takeFetches().length).toBe(pagesNeeded() + 1);
+  });
+
+  it('keeps the pacing state in the script cache, per key, so executions draw from one 120-a-minute budget', () => {
+    coldCache(h);
+    h.takeFetches();
+    h.cell('LINEN_CUSTOMERS');
+    h.cell('LINEN_UNITS');
+    const sent = h.takeFetches().length;
+    const name = `linen:pace:${createHash('sha256').update(KEYS.all).digest('hex')}`;
+    const state = JSON.parse(h.backing.cacheGet('script', [name])[name]!) as { sent: number[] };
+    expect(state.sent.length).toBeGreaterThanOrEqual(sent);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Test helpers for the client suites.
+ *
+ * A synchronous transport blocks the thread it runs on, so a sandbox serving it must live elsewhere: here
+ * the sandbox runs in a worker thread (loaded through tsx), and the synchronous transport hands each request
+ * to a second worker that performs it with fetch while the caller waits on Atomics.wait, then picks the
+ * answer up with receiveMessageOnPort. Fault injection goes through the sandbox's HTTP control endpoint.
+ */
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { SandboxData } from '../../sandbox/index.ts';
+import type { HttpRequest, HttpResponse, SyncTransport, AsyncTransport } from '../../shared/index.ts';
+
+const SANDBOX_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  const { tsImport } = await import(workerData.tsx);
+  const { startSandbox } = await tsImport(workerData.entry, workerData.entry);
+  const sb = await startSandbox(workerData.options);
+  parentPort.postMessage({ baseUrl: sb.baseUrl, origin: sb.origin, data: sb.data });
+  parentPort.on('message', async (m) => { if (m === 'close') { await sb.close(); parentPort.postMessage('closed'); } });
+})().catch((e) => parentPort.postMessage({ error: String(e && e.stack || e) }));
+`;
+
+export interface SandboxOptionsLite {
+  today?: string;
+  timeZone?: string;
+  rateLimit?: { limit?: number; windowMs?: number };
+}
+
+export interface WorkerSandbox {
+  baseUrl: string;
+  origin: string;
+  data: SandboxData;
+  /** Queue faults for the next requests (`POST /__sandbox/faults`). */
+  enqueue(fault: { kind: '500' | '429' | 'drop' | 'malformed' | 'latency'; count?: number; ms?: number }): Promise<void>;
+  resetFaults(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startWorkerSandbox(options: SandboxOptionsLite = {}): Promise<WorkerSandbox> {
+  const entry = new URL('../../sandbox/index.ts', import.meta.url).href;
+  const worker = new Worker(SANDBOX_WORKER, {
+    eval: true,
+    workerData: { entry, tsx: import.meta.resolve('tsx/esm/api'), options: { port: 0, ...options } },
+  });
+  const first = await new Promise<{ baseUrl: string; origin: string; data: SandboxData } | { error: string }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  if ('error' in first) throw new Error(first.error);
+  const admin = async (body: unknown) => {
+    const res = await fetch(`${first.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`fault control failed: ${res.status} ${await res.text()}`);
+  };
+  return {
+    ...first,
+    enqueue: (fault) => admin({ enqueue: fault }),
+    resetFaults: () => admin({ reset: true }),
+    async close() {
+      const done = new Promise((r) => worker.once('message', r));
+      worker.postMessage('close');
+      await done;
+      await worker.terminate();
+    },
+  };
+}
+
+const HTTP_WORKER = `
+const { parentPort } = require('node:worker_threads');
+parentPort.once('message', ({ port }) => {
+  port.on('message', async ({ req, timeoutMs, flag }) => {
+    const signal = new Int32Array(flag);
+    let reply;
+    try {
+      const res = await fetch(req.url, { method: req.method, headers: req.headers, signal: AbortSignal.timeout(timeoutMs) });
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const headers = {};
+      res.headers.forEach((v, k) => { headers[k] = v; });
+      reply = { ok: true, status: res.status, headers, bytes };
+    } catch (e) {
+      const cause = e && e.cause;
+      reply = { ok: false, name: e && e.name, message: String(e && e.message) + (cause ? ': ' + (cause.code || cause.message) : '') };
+    }
+    port.postMessage(reply);
+    Atomics.store(signal, 0, 1);
+    Atomics.notify(signal, 0);
+  });
+});
+`;
+
+/** A blocking HTTP transport, standing in for Apps Script's UrlFetchApp. */
+export class BlockingTransport implements SyncTransport {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+
+  constructor() {
+    this.#worker = new Worker(HTTP_WORKER, { eval: true });
+    const { port1, port2 } = new MessageChannel();
+    this.#worker.postMessage({ port: port2 }, [port2]);
+    this.#port = port1;
+    this.#worker.unref();
+  }
+
+  request(req: HttpRequest, options: { timeoutMs: number }): HttpResponse {
+    const flag = new SharedArrayBuffer(4);
+    this.#port.postMessage({ req, timeoutMs: options.timeoutMs, flag });
+    Atomics.wait(new Int32Array(flag), 0, 0, options.timeoutMs + 5_000);
+    const msg = receiveMessageOnPort(this.#port)?.message as
+      | { ok: true; status: number; headers: Record<string, string>; bytes: Uint8Array }
+      | { ok: false; name: string; message: string }
+      | undefined;
+    if (!msg) throw new Error('sync transport: no answer');
+    if (!msg.ok) {
+      const e = new Error(msg.message);
+      e.name = msg.name === 'TimeoutError' ? 'TimeoutError' : 'FetchError';
+      throw e;
+    }
+    const body = req.responseType === 'bytes' ? msg.bytes : new TextDecoder().decode(msg.bytes);
+    return { status: msg.status, headers: msg.headers, body };
+  }
+
+  async close(): Promise<void> {
+    this.#port.close();
+    await this.#worker.terminate();
+  }
+}
+
+/** Blocking sleep for the sync runner. */
+export function blockingSleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Wraps a transport and records every status it saw. */
+export function recording<T extends SyncTransport | AsyncTransport>(inner: T): T & { statuses: number[]; urls: string[] } {
+  const statuses: number[] = [];
+  const urls: string[] = [];
+  const wrap = (res: HttpResponse) => {
+    statuses.push(res.status);
+    return res;
+  };
+  const out = {
+    statuses,
+    urls,
+    request(req: HttpRequest, opts: { timeoutMs: number; signal?: AbortSignal }) {
+      urls.push(req.url);
+      const r = (inner as SyncTransport | AsyncTransport).request(req, opts as never) as HttpResponse | Promise<HttpResponse>;
+      return r instanceof Promise ? r.then(wrap) : wrap(r);
+    },
+    close: () => (inner as AsyncTransport).close?.(),
+  };
+  return out as unknown as T & { statuses: number[]; urls: string[] };
+}

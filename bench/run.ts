@@ -4,9 +4,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
-import { startSandbox, loadSandboxData } from '../sandbox/index.ts';
-import { createLinenClient } from '../shared/node.ts';
+import { loadSandboxData, startSandbox } from '../sandbox/index.ts';
 import type { AsyncTransport } from '../shared/index.ts';
+import { createLinenClient } from '../shared/node.ts';
 import { benchDigests } from './digests.ts';
 import { benchSheets } from './sheets.ts';
 import { benchSlack } from './slack.ts';
@@ -71,7 +71,10 @@ async function benchSandboxLatency(): Promise<void> {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    record(`sandbox: ${label} latency (200 sequential)`, `p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}`);
+    record(
+      `sandbox: ${label} latency (200 sequential)`,
+      `p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}`,
+    );
   }
   const concurrency = 16;
   const total = 2000;

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { buildAppsScript } from '../scripts/build-apps-script.ts';
-import { BlockingTransport, startWorkerSandbox } from '../test/support/worker-sandbox.ts';
-import { memoryBacking, remoteBacking, startStoreWorker } from '../test/support/apps-script-store.ts';
 import { createWorld, loadProject, runOnce } from '../test/support/apps-script-fakes.ts';
+import { memoryBacking, remoteBacking, startStoreWorker } from '../test/support/apps-script-store.ts';
 import { runSimultaneously } from '../test/support/apps-script-workers.ts';
+import { BlockingTransport, startWorkerSandbox } from '../test/support/worker-sandbox.ts';
 
 const KEY = 'lk_live_demo_all_access';
 const TODAY = '2026-11-05';
@@ -24,7 +24,10 @@ const TO = '2026-10-31';
 export async function benchSheets(record: (name: string, value: string) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'linen-gas-bench-'));
   const built = await buildAppsScript({ outDir: dir, quiet: true });
-  record('sheets: Code.js (esbuild IIFE, minified, plus generated stubs)', `${(built.codeBytes / 1024).toFixed(1)} KiB (${built.codeBytes} bytes; bundle ${(built.bundleBytes / 1024).toFixed(1)} KiB)`);
+  record(
+    'sheets: Code.js (esbuild IIFE, minified, plus generated stubs)',
+    `${(built.codeBytes / 1024).toFixed(1)} KiB (${built.codeBytes} bytes; bundle ${(built.bundleBytes / 1024).toFixed(1)} KiB)`,
+  );
 
   const sb = await startWorkerSandbox({ today: TODAY, timeZone: TZ });
   const http = new BlockingTransport();
@@ -61,7 +64,10 @@ export async function benchSheets(record: (name: string, value: string) => void)
       'sheets: 100-cell fill-rate grid, one customer and month, cells in turn',
       `${cold.requests} requests cold (${pages} pages of deliveries + customers; target <= ${pages + 2}), ${warm.requests} warm`,
     );
-    record('sheets: 100-cell grid recalculation time (100 executions)', `cold ${cold.ms.toFixed(0)} ms, warm ${warm.ms.toFixed(0)} ms (${(warm.ms / 100).toFixed(1)} ms a cell)`);
+    record(
+      'sheets: 100-cell grid recalculation time (100 executions)',
+      `cold ${cold.ms.toFixed(0)} ms, warm ${warm.ms.toFixed(0)} ms (${(warm.ms / 100).toFixed(1)} ms a cell)`,
+    );
 
     // Four threads of 25 executions starting together, sharing one cache and lock.
     const setup = remoteBacking(await store.connect());

@@ -10,14 +10,14 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { startWorkerSandbox } from '../test/support/worker-sandbox.ts';
 import { createLinenClient } from '../shared/node.ts';
 import { startBot } from '../slack-bot/app.ts';
 import { loadConfig } from '../slack-bot/config.ts';
 import { createLogger } from '../slack-bot/logger.ts';
-import { countingTransport } from '../test/support/slack-harness.ts';
 import { startFakeSlack } from '../test/support/slack-fake.ts';
+import { countingTransport } from '../test/support/slack-harness.ts';
 import { commandBody, postSigned } from '../test/support/slack-sign.ts';
+import { startWorkerSandbox } from '../test/support/worker-sandbox.ts';
 
 const KEY = 'lk_live_demo_all_access';
 const TODAY = '2026-11-05';
@@ -56,7 +56,8 @@ function loadGenerator() {
   };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 export async function benchSlack(record: (name: string, value: string) => void): Promise<void> {
@@ -74,8 +75,20 @@ export async function benchSlack(record: (name: string, value: string) => void):
     PORT: '0',
   });
   const now = () => Date.parse(`${TODAY}T18:00:00.000Z`);
-  const linenClient = createLinenClient({ apiKey: KEY, baseUrl: sandbox.baseUrl, timeZone: TZ, transport: counting.transport, pacing: false, now });
-  const bot = await startBot(config, { logger: createLogger({ write: () => {} }), linenClient, host: '127.0.0.1', now });
+  const linenClient = createLinenClient({
+    apiKey: KEY,
+    baseUrl: sandbox.baseUrl,
+    timeZone: TZ,
+    transport: counting.transport,
+    pacing: false,
+    now,
+  });
+  const bot = await startBot(config, {
+    logger: createLogger({ write: () => {} }),
+    linenClient,
+    host: '127.0.0.1',
+    now,
+  });
   const url = `http://127.0.0.1:${bot.port}/slack/events`;
   try {
     const texts = ['signals', 'ticket TKT-26-00417', 'balance', 'tickets', 'fillrate Harborview Hotel', 'help'];
@@ -83,7 +96,9 @@ export async function benchSlack(record: (name: string, value: string) => void):
       const sinks = Array.from({ length: 50 }, () => slack.responseUrl());
       const bodies = sinks.map((sink, i) => commandBody({ text: texts[i % texts.length]!, responseUrl: sink.url }));
       const started = performance.now();
-      const answered = sinks.map((sink) => slack.waitForPosts(sink.id, 1, 60_000).then(() => performance.now() - started));
+      const answered = sinks.map((sink) =>
+        slack.waitForPosts(sink.id, 1, 60_000).then(() => performance.now() - started),
+      );
       const acks = await load.send(url, SECRET, bodies);
       for (const a of acks) if (a.status !== 200) throw new Error(`ack ${a.status}`);
       const answers = await Promise.all(answered);
@@ -102,7 +117,10 @@ export async function benchSlack(record: (name: string, value: string) => void):
       acks.sort((a, b) => a - b);
       answers.sort((a, b) => a - b);
       record(`slack: ack, 50 concurrent ${label} (300 commands)`, `p50 ${ms(pct(acks, 50))}, p99 ${ms(pct(acks, 99))}`);
-      record(`slack: answer at response_url, 50 concurrent ${label}`, `p50 ${ms(pct(answers, 50))}, p99 ${ms(pct(answers, 99))}`);
+      record(
+        `slack: answer at response_url, 50 concurrent ${label}`,
+        `p50 ${ms(pct(answers, 50))}, p99 ${ms(pct(answers, 99))}`,
+      );
     };
     await measure('/linen help', ['help']);
     await measure('mixed /linen commands', texts);
@@ -111,7 +129,8 @@ export async function benchSlack(record: (name: string, value: string) => void):
     const sink = slack.responseUrl();
     await postSigned(url, SECRET, commandBody({ text: 'ticket TKT-26-00417', responseUrl: sink.url }));
     const [answer] = await slack.waitForPosts(sink.id);
-    if (!String(answer!.body.text).startsWith('TKT-26-00417')) throw new Error(`ticket not found: ${answer!.body.text}`);
+    if (!String(answer!.body.text).startsWith('TKT-26-00417'))
+      throw new Error(`ticket not found: ${answer!.body.text}`);
     const lists = counting.paths.slice(before).filter((p) => p.endsWith('/quality-tickets')).length;
     const tickets = sandbox.data.tickets.filter((t) => t.ticket_number.startsWith('TKT-26')).length;
     record('slack: /linen ticket TKT-26-00417 list requests', `${lists} (of ${tickets} tickets in 2026)`);

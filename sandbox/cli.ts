@@ -3,8 +3,15 @@
  * how to call it.
  */
 import { pathToFileURL } from 'node:url';
+import {
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_SEED,
+  DEFAULT_TIME_ZONE,
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+} from './index.ts';
 import type { SandboxData } from './model.ts';
-import { DEFAULT_RATE_LIMIT, DEFAULT_SEED, DEFAULT_TIME_ZONE, startSandbox, type Sandbox, type SandboxOptions } from './index.ts';
 import { isLocalDate, isTimeZone, todayIn } from './server/dates.ts';
 import { parseFaultSpec } from './server/faults.ts';
 
@@ -25,14 +32,18 @@ function textVar(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
 }
 
-export function optionsFromEnv(env: NodeJS.ProcessEnv): SandboxOptions & { port: number; host: string; timeZone: string } {
+export function optionsFromEnv(
+  env: NodeJS.ProcessEnv,
+): SandboxOptions & { port: number; host: string; timeZone: string } {
   const port = intVar(env, 'SANDBOX_PORT', 4010, 0, 65_535);
   const host = textVar(env, 'SANDBOX_HOST') ?? '127.0.0.1';
   const timeZone = textVar(env, 'SANDBOX_TIMEZONE') ?? DEFAULT_TIME_ZONE;
-  if (!isTimeZone(timeZone)) throw new ConfigError(`SANDBOX_TIMEZONE must be an IANA timezone such as America/Chicago (got "${timeZone}")`);
+  if (!isTimeZone(timeZone))
+    throw new ConfigError(`SANDBOX_TIMEZONE must be an IANA timezone such as America/Chicago (got "${timeZone}")`);
   const seed = textVar(env, 'SANDBOX_SEED') ?? DEFAULT_SEED;
   const today = textVar(env, 'SANDBOX_TODAY');
-  if (today !== undefined && !isLocalDate(today)) throw new ConfigError(`SANDBOX_TODAY must be a calendar day as YYYY-MM-DD (got "${today}")`);
+  if (today !== undefined && !isLocalDate(today))
+    throw new ConfigError(`SANDBOX_TODAY must be a calendar day as YYYY-MM-DD (got "${today}")`);
   const limit = intVar(env, 'SANDBOX_RATE_LIMIT', DEFAULT_RATE_LIMIT.limit, 1, 1_000_000_000);
   const windowMs = intVar(env, 'SANDBOX_RATE_WINDOW_MS', DEFAULT_RATE_LIMIT.windowMs, 1, 86_400_000);
   const faultSpec = textVar(env, 'SANDBOX_FAULTS');
@@ -49,7 +60,15 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): SandboxOptions & { port:
 
 function pad(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => `  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('   ').trimEnd()}`).join('\n');
+  return rows
+    .map(
+      (r) =>
+        `  ${r
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('   ')
+          .trimEnd()}`,
+    )
+    .join('\n');
 }
 
 function keyTable(data: SandboxData): string {

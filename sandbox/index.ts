@@ -15,7 +15,13 @@ import { RateLimiter, type RateLimitOptions } from './server/rate-limit.ts';
 import { Router } from './server/router.ts';
 
 export type { SandboxData } from './model.ts';
-export { FaultController, parseFaultSpec, type FaultKind, type FaultSettings, type QueuedFault } from './server/faults.ts';
+export {
+  FaultController,
+  type FaultKind,
+  type FaultSettings,
+  parseFaultSpec,
+  type QueuedFault,
+} from './server/faults.ts';
 
 export interface SandboxOptions {
   /** 0 picks a free port (default 0). */
@@ -75,8 +81,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const now = options.now ?? Date.now;
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError(`port must be an integer from 0 to 65535`);
-  if (options.today !== undefined && !isLocalDate(options.today)) throw new RangeError(`today must be a YYYY-MM-DD day`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new RangeError(`port must be an integer from 0 to 65535`);
+  if (options.today !== undefined && !isLocalDate(options.today))
+    throw new RangeError(`today must be a YYYY-MM-DD day`);
 
   let data: SandboxData;
   if (options.data) {
@@ -89,7 +97,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // seeded lies in the future.
     const asOf = now();
     data = await loadSandboxData(
-      options.today !== undefined ? { today: options.today, timeZone, seed } : { today: todayIn(timeZone, asOf), timeZone, seed, asOf },
+      options.today !== undefined
+        ? { today: options.today, timeZone, seed }
+        : { today: todayIn(timeZone, asOf), timeZone, seed, asOf },
     );
   }
   const tz = data.organization.time_zone;

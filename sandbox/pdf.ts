@@ -1,6 +1,6 @@
 /** Invoice PDFs, rendered on demand with pdf-lib and never stored. */
 import { formatInTimeZone } from 'date-fns-tz';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { Invoice, Organization } from './model.ts';
 
 const STATUS_LABELS: Record<string, string> = { sent: 'Sent', partially_paid: 'Partially paid', paid: 'Paid' };
@@ -25,7 +25,11 @@ function formatDay(timestamp: string | null, timeZone: string): string {
   return timestamp === null ? 'No payment terms' : formatInTimeZone(new Date(timestamp), timeZone, 'MMMM d, yyyy');
 }
 
-export async function renderInvoicePdf(invoice: Invoice, organization: Organization, customerName: string): Promise<Uint8Array> {
+export async function renderInvoicePdf(
+  invoice: Invoice,
+  organization: Organization,
+  customerName: string,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const issued = new Date(invoice.issued_at);
   doc.setTitle(`Invoice ${invoice.invoice_number}`);

@@ -10,12 +10,12 @@
  *   tsx scripts/build-apps-script.ts --push    build, then `clasp push` (needs an https LINEN_BASE_URL and .clasp.json)
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { FUNCTIONS, UI_ENTRY_POINTS, type FunctionSpec } from '../apps-script/src/catalog.ts';
+import { FUNCTIONS, type FunctionSpec, UI_ENTRY_POINTS } from '../apps-script/src/catalog.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** A placeholder: set LINEN_BASE_URL to your provider's address when building for deployment. */
@@ -60,7 +60,8 @@ export function entryStub(e: (typeof UI_ENTRY_POINTS)[number]): string {
   return `function ${e.name}(${e.params.join(', ')}) { return ${GLOBAL_NAME}.${e.name}(${e.params.join(', ')}); }`;
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function helpHtml(): string {
   const fns = FUNCTIONS.map((f) => {
@@ -95,7 +96,8 @@ export async function buildAppsScript(options: BuildAppsScriptOptions = {}): Pro
   const outDir = resolve(ROOT, options.outDir ?? 'dist/apps-script');
   const baseUrl = (options.baseUrl ?? process.env.LINEN_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const url = new URL(baseUrl);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`LINEN_BASE_URL must be an http(s) URL, got ${baseUrl}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`LINEN_BASE_URL must be an http(s) URL, got ${baseUrl}`);
   const result = await build({
     entryPoints: [join(ROOT, 'apps-script/src/main.ts')],
     bundle: true,
@@ -116,13 +118,13 @@ export async function buildAppsScript(options: BuildAppsScriptOptions = {}): Pro
     define: { LINEN_DEFAULT_BASE_URL: JSON.stringify(baseUrl), LINEN_SIGNATURES: JSON.stringify(signatures()) },
   });
   const bundle = result.outputFiles[0]!.text.trimEnd();
-  const stubs = [
-    ...FUNCTIONS.map(stubFor),
-    UI_ENTRY_POINTS.map(entryStub).join('\n'),
-  ].join('\n');
+  const stubs = [...FUNCTIONS.map(stubFor), UI_ENTRY_POINTS.map(entryStub).join('\n')].join('\n');
   const code = `${bundle}\n\n${stubs}\n`;
 
-  const manifest = JSON.parse(await readFile(join(ROOT, 'apps-script/appsscript.json'), 'utf8')) as Record<string, unknown>;
+  const manifest = JSON.parse(await readFile(join(ROOT, 'apps-script/appsscript.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   manifest.urlFetchWhitelist = [whitelistEntry(baseUrl)];
 
   await mkdir(outDir, { recursive: true });
@@ -135,9 +137,12 @@ export async function buildAppsScript(options: BuildAppsScriptOptions = {}): Pro
   for (const [name, text] of files) await writeFile(join(outDir, name), text);
   const codeBytes = Buffer.byteLength(code);
   if (!options.quiet) {
-    console.log(`built ${join(outDir, 'Code.js')} (${(codeBytes / 1024).toFixed(1)} KiB, ${FUNCTIONS.length} custom functions, API ${baseUrl})`);
+    console.log(
+      `built ${join(outDir, 'Code.js')} (${(codeBytes / 1024).toFixed(1)} KiB, ${FUNCTIONS.length} custom functions, API ${baseUrl})`,
+    );
   }
-  if (codeBytes > MAX_CODE_BYTES) console.warn(`warning: Code.js is ${codeBytes} bytes, over the ${MAX_CODE_BYTES}-byte budget`);
+  if (codeBytes > MAX_CODE_BYTES)
+    console.warn(`warning: Code.js is ${codeBytes} bytes, over the ${MAX_CODE_BYTES}-byte budget`);
   return { outDir, baseUrl, codeBytes, bundleBytes: Buffer.byteLength(bundle), files: files.map(([n]) => n) };
 }
 
@@ -146,13 +151,17 @@ async function main(argv: string[]): Promise<void> {
   if (push) {
     const base = process.env.LINEN_BASE_URL;
     if (!base || new URL(base).protocol !== 'https:') {
-      throw new Error('Set LINEN_BASE_URL to your Linen API address (https://.../v1) before deploying: it becomes the add-on\'s only allowed URL.');
+      throw new Error(
+        "Set LINEN_BASE_URL to your Linen API address (https://.../v1) before deploying: it becomes the add-on's only allowed URL.",
+      );
     }
   }
   await buildAppsScript();
   if (!push) return;
   if (!existsSync(join(ROOT, '.clasp.json'))) {
-    throw new Error(`No .clasp.json: run "npx clasp login", then "npx clasp create --type sheets --title 'Linen Connect' --rootDir dist/apps-script" (see apps-script/README.md).`);
+    throw new Error(
+      `No .clasp.json: run "npx clasp login", then "npx clasp create --type sheets --title 'Linen Connect' --rootDir dist/apps-script" (see apps-script/README.md).`,
+    );
   }
   const res = spawnSync('npx', ['clasp', 'push', '--force'], { cwd: ROOT, stdio: 'inherit' });
   if (res.status !== 0) throw new Error(`clasp push failed (exit ${res.status ?? 'signal'})`);

@@ -2,11 +2,12 @@
  * Bundles the Slack bot into one ESM file runnable with plain `node` (dist/slack-bot/index.js). The sandbox
  * is bundled too, for the console mode that runs without any setting.
  */
-import { build } from 'esbuild';
+
 import { copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { NODE_BUNDLE } from './node-bundle.ts';
 
 /** PGlite (the embedded digest store) loads its Postgres build from files beside the module that imports it. */

@@ -9,5 +9,7 @@ export const NODE_BUNDLE: BuildOptions = {
   sourcemap: true,
   logLevel: 'warning',
   // Bundled CommonJS dependencies (Bolt, pdf-lib) call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
 };

@@ -12,10 +12,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildAppsScript } from './build-apps-script.ts';
-import { BlockingTransport, startWorkerSandbox, type WorkerSandbox } from '../test/support/worker-sandbox.ts';
-import { memoryBacking } from '../test/support/apps-script-store.ts';
 import { createWorld, loadProject, plain, startExecution } from '../test/support/apps-script-fakes.ts';
+import { memoryBacking } from '../test/support/apps-script-store.ts';
+import { BlockingTransport, startWorkerSandbox, type WorkerSandbox } from '../test/support/worker-sandbox.ts';
+import { buildAppsScript } from './build-apps-script.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist/apps-script');
@@ -26,7 +26,8 @@ export type Arg = string | number | boolean | undefined | { date: [number, numbe
 /** Parse `=NAME(arg, ...)`. */
 export function parseFormula(formula: string): { name: string; args: Arg[] } {
   const m = /^\s*=?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(([\s\S]*)\)\s*$/.exec(formula);
-  if (!m) throw new Error('Write a formula like =LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31").');
+  if (!m)
+    throw new Error('Write a formula like =LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31").');
   const src = m[2]!;
   let i = 0;
   const ws = () => {
@@ -43,8 +44,7 @@ export function parseFormula(formula: string): { name: string; args: Arg[] } {
           if (src[i + 1] === '"') {
             out += '"';
             i++;
-          }
-          else break;
+          } else break;
         } else out += src[i];
       }
       i++;
@@ -84,15 +84,24 @@ function newestMtime(path: string): number {
 
 export async function ensureBuilt(): Promise<void> {
   const code = join(DIST, 'Code.js');
-  const sources = Math.max(...['apps-script', 'shared', 'scripts/build-apps-script.ts'].map((p) => newestMtime(join(ROOT, p))));
+  const sources = Math.max(
+    ...['apps-script', 'shared', 'scripts/build-apps-script.ts'].map((p) => newestMtime(join(ROOT, p))),
+  );
   if (!existsSync(code) || statSync(code).mtimeMs < sources) await buildAppsScript({ quiet: true });
 }
-
 
 function show(v: unknown, timeZone: string): string {
   if (v instanceof Date) {
     const p: Record<string, string> = {};
-    const f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+    const f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
     for (const part of f.formatToParts(v)) p[part.type] = part.value;
     const day = `${p.year}-${p.month}-${p.day}`;
     return p.hour === '00' && p.minute === '00' ? day : `${day} ${p.hour}:${p.minute}`;
@@ -104,12 +113,25 @@ function show(v: unknown, timeZone: string): string {
 export function render(value: unknown, timeZone: string): string {
   if (!Array.isArray(value)) return show(value, timeZone);
   const rows = (value as unknown[][]).map((r) => r.map((c) => show(c, timeZone)));
-  const numeric = (value as unknown[][])[1]?.map((_, c) => (value as unknown[][]).slice(1).every((r) => typeof r[c] === 'number' || r[c] === '')) ?? [];
+  const numeric =
+    (value as unknown[][])[1]?.map((_, c) =>
+      (value as unknown[][]).slice(1).every((r) => typeof r[c] === 'number' || r[c] === ''),
+    ) ?? [];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((c, j) => (numeric[j] ? c.padStart(widths[j]!) : c.padEnd(widths[j]!))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, j) => (numeric[j] ? c.padStart(widths[j]!) : c.padEnd(widths[j]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
-export async function evaluate(formula: string, env: NodeJS.ProcessEnv = process.env): Promise<{ text: string; ok: boolean; requests: number }> {
+export async function evaluate(
+  formula: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ text: string; ok: boolean; requests: number }> {
   const { name, args } = parseFormula(formula);
   await ensureBuilt();
   let sandbox: WorkerSandbox | undefined;
@@ -124,7 +146,13 @@ export async function evaluate(formula: string, env: NodeJS.ProcessEnv = process
     }
     const timeZone = orgTimeZone ?? 'America/Chicago';
     const backing = memoryBacking();
-    const world = createWorld({ backing, http, htmlDir: DIST, spreadsheetTimeZone: timeZone, scriptTimeZone: timeZone });
+    const world = createWorld({
+      backing,
+      http,
+      htmlDir: DIST,
+      spreadsheetTimeZone: timeZone,
+      scriptTimeZone: timeZone,
+    });
     backing.propsSet(`user:${world.owner}`, 'LINEN_API_KEY', env.LINEN_API_KEY ?? DEMO_KEY);
     backing.propsSet(`doc:${world.spreadsheetId}`, 'LINEN_BASE_URL', baseUrl);
     const ex = startExecution(world, loadProject(DIST), 'custom');

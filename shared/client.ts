@@ -2,18 +2,19 @@
  * The Linen API client, in two flavours over one core: `createLinenClient` (async, Node) and
  * `createLinenClientSync` (blocking, Apps Script). Both expose the same resources and methods.
  */
-import type { AsyncTransport, Operation, SyncTransport } from './core/effects.ts';
+
 import type { CallDef, ListDef } from './core/defs.ts';
+import type { AsyncTransport, Operation, SyncTransport } from './core/effects.ts';
 import { DEFAULT_PACING, Pacer, type PacingOptions } from './core/pacing.ts';
 import { DEFAULT_RETRY } from './core/retry.ts';
 import { runAsync, runSync } from './core/run.ts';
-import { ConfigurationError } from './errors.ts';
 import { isValidTimeZone } from './dates.ts';
-import { parseUrl, type ParsedUrl } from './url.ts';
+import { ConfigurationError } from './errors.ts';
 import { AsyncPaged, SyncPaged } from './paged.ts';
+import { defineReports } from './reports/index.ts';
 import type { ResourceContext } from './resources/define.ts';
 import { defineResources } from './resources/index.ts';
-import { defineReports } from './reports/index.ts';
+import { type ParsedUrl, parseUrl } from './url.ts';
 
 export interface LinenClientOptions {
   /** The whole key, prefix included. Sent only as `Authorization: Bearer` to the base URL's origin. */
@@ -70,7 +71,9 @@ type SyncMethod<F> = F extends (...args: infer A) => ListDef<infer T>
 
 export type AsyncResources = { readonly [R in keyof Defs]: { readonly [M in keyof Defs[R]]: AsyncMethod<Defs[R][M]> } };
 export type SyncResources = { readonly [R in keyof Defs]: { readonly [M in keyof Defs[R]]: SyncMethod<Defs[R][M]> } };
-type SyncApiResources = { readonly [R in keyof ApiDefs]: { readonly [M in keyof ApiDefs[R]]: SyncMethod<ApiDefs[R][M]> } };
+type SyncApiResources = {
+  readonly [R in keyof ApiDefs]: { readonly [M in keyof ApiDefs[R]]: SyncMethod<ApiDefs[R][M]> };
+};
 
 export interface ClientInfo {
   readonly baseUrl: string;
@@ -89,7 +92,10 @@ export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number
     throw new ConfigurationError('apiKey is missing', 'No Linen API key is set; add one in the settings.');
   }
   if (/\s/.test(opts.apiKey)) {
-    throw new ConfigurationError('apiKey contains whitespace', 'The Linen API key contains spaces or line breaks; paste it again.');
+    throw new ConfigurationError(
+      'apiKey contains whitespace',
+      'The Linen API key contains spaces or line breaks; paste it again.',
+    );
   }
   let base: ParsedUrl;
   try {
@@ -97,7 +103,8 @@ export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number
   } catch {
     throw new ConfigurationError(`baseUrl is not a URL: ${String(opts.baseUrl)}`);
   }
-  if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new ConfigurationError(`baseUrl must be http(s): ${base.href}`);
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    throw new ConfigurationError(`baseUrl must be http(s): ${base.href}`);
   if (base.search || base.hash || base.username || base.password) {
     throw new ConfigurationError('baseUrl must not carry a query, fragment or credentials');
   }
@@ -128,7 +135,9 @@ function bind<Out>(defs: Defs | ApiDefs, wrap: (d: CallDef<unknown> | ListDef<un
   const out: Record<string, Record<string, unknown>> = {};
   for (const [name, methods] of Object.entries(defs)) {
     const bound: Record<string, unknown> = {};
-    for (const [m, fn] of Object.entries(methods as Record<string, (...a: unknown[]) => CallDef<unknown> | ListDef<unknown>>)) {
+    for (const [m, fn] of Object.entries(
+      methods as Record<string, (...a: unknown[]) => CallDef<unknown> | ListDef<unknown>>,
+    )) {
       bound[m] = (...args: unknown[]) => wrap(fn(...args));
     }
     out[name] = Object.freeze(bound);
@@ -173,6 +182,8 @@ function createSync<C>(options: SyncClientOptions, define: (ctx: ResourceContext
   const { transport, sleep } = options;
   const runOpts = options.now ? { sleep, now: options.now } : { sleep };
   const exec = <R>(op: Operation<R>) => runSync(op, transport, runOpts);
-  const resources = bind<Record<string, unknown>>(define(ctx), (d) => (d.kind === 'list' ? new SyncPaged(d, exec) : exec(d.op({}))));
+  const resources = bind<Record<string, unknown>>(define(ctx), (d) =>
+    d.kind === 'list' ? new SyncPaged(d, exec) : exec(d.op({})),
+  );
   return Object.freeze({ ...resources, baseUrl: ctx.baseUrl, timeZone: ctx.timeZone }) as C;
 }

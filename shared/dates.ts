@@ -48,7 +48,9 @@ export function toIsoDay(value: DateInput, timeZone: string, param = 'date'): st
     return dayInZone(value, timeZone);
   }
   if (typeof value === 'string' && isIsoDay(value)) return value;
-  throw new InvalidParamsError({ message: `${param} must be a Date or a real day written YYYY-MM-DD, got ${JSON.stringify(value)}` });
+  throw new InvalidParamsError({
+    message: `${param} must be a Date or a real day written YYYY-MM-DD, got ${JSON.stringify(value)}`,
+  });
 }
 
 function dayToUtcNoon(day: string): number {
@@ -73,7 +75,8 @@ export interface DayWindow {
 
 /** The last `n` org-local days, today included: `lastNDays(7)` on a Tuesday runs Wednesday..Tuesday. */
 export function lastNDays(n: number, timeZone: string, now: Date = new Date()): DayWindow {
-  if (!Number.isInteger(n) || n < 1) throw new InvalidParamsError({ message: `n must be a positive integer, got ${n}` });
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidParamsError({ message: `n must be a positive integer, got ${n}` });
   const to = dayInZone(now, timeZone);
   return { from: addDays(to, -(n - 1)), to };
 }

@@ -3,19 +3,31 @@
  * Node callers can use `node.ts`, which adds the undici transport.
  */
 export {
-  createLinenClient,
-  createLinenClientSync,
-  createLinenApiSync,
   type AsyncClientOptions,
   type AsyncResources,
+  createLinenApiSync,
+  createLinenClient,
+  createLinenClientSync,
+  type LinenApiSync,
   type LinenClient,
   type LinenClientOptions,
   type LinenClientSync,
-  type LinenApiSync,
   type SyncClientOptions,
   type SyncResources,
 } from './client.ts';
-export { AsyncPaged, SyncPaged, type Page, type PageOptions, type WalkOptions } from './paged.ts';
+export type { AsyncTransport, Effect, HttpRequest, HttpResponse, Operation, SyncTransport } from './core/effects.ts';
+export { memoryPacingStore, Pacer, type PacingOptions, type PacingState, type PacingStore } from './core/pacing.ts';
+export { runAsync, runSync } from './core/run.ts';
+export {
+  addDays,
+  type DateInput,
+  type DayWindow,
+  daysInclusive,
+  lastNDays,
+  splitWindow,
+  today,
+  toIsoDay,
+} from './dates.ts';
 export {
   AuthenticationError,
   ConfigurationError,
@@ -30,34 +42,31 @@ export {
   ResponseShapeError,
   TimeoutError,
 } from './errors.ts';
+export { AsyncPaged, type Page, type PageOptions, SyncPaged, type WalkOptions } from './paged.ts';
 export { redact } from './redact.ts';
-export type { AsyncTransport, Effect, HttpRequest, HttpResponse, Operation, SyncTransport } from './core/effects.ts';
-export { runAsync, runSync } from './core/run.ts';
-export { Pacer, memoryPacingStore, type PacingOptions, type PacingState, type PacingStore } from './core/pacing.ts';
-export { addDays, daysInclusive, lastNDays, splitWindow, today, toIsoDay, type DateInput, type DayWindow } from './dates.ts';
-export type * from './resources/types.ts';
-export * from './schemas/customers.ts';
-export * from './schemas/processing.ts';
-export * from './schemas/inventory.ts';
-export * from './schemas/accounting.ts';
-export * from './schemas/orders.ts';
-export * from './schemas/quality.ts';
 export {
-  computeAr,
-  computeFillRate,
-  groupSignals,
-  parseTicketNumber,
-  resolveCustomerFrom,
-  ticketStatusLabel,
-  SHORTFALL_KINDS,
   type Aging,
   type ArCustomer,
   type ArReport,
   type ArTotal,
+  computeAr,
+  computeFillRate,
   type FillRateBucket,
   type FillRateParams,
   type FillRateReport,
+  groupSignals,
+  parseTicketNumber,
+  resolveCustomerFrom,
+  SHORTFALL_KINDS,
   type SignalGroup,
   type SignalReportParams,
   type TicketWithLabel,
+  ticketStatusLabel,
 } from './reports/index.ts';
+export type * from './resources/types.ts';
+export * from './schemas/accounting.ts';
+export * from './schemas/customers.ts';
+export * from './schemas/inventory.ts';
+export * from './schemas/orders.ts';
+export * from './schemas/processing.ts';
+export * from './schemas/quality.ts';

@@ -4,9 +4,9 @@
  * AsyncIterable, the sync flavour (Apps Script) an Iterable; both run the same page operation.
  */
 import type { ListDef, Page } from './core/defs.ts';
-import { BULK_LIMIT, nextCursor } from './core/walk.ts';
-import type { Budget } from './core/send.ts';
 import type { Operation } from './core/effects.ts';
+import type { Budget } from './core/send.ts';
+import { BULK_LIMIT, nextCursor } from './core/walk.ts';
 
 export type { Page };
 

@@ -3,8 +3,9 @@
  * TypeScript type of the method's argument and validates the values at run time (callers in Apps Script are
  * plain JavaScript), so a bad value fails before any request instead of costing a 422.
  */
+
+import { type DateInput, toIsoDay } from './dates.ts';
 import { InvalidParamsError } from './errors.ts';
-import { toIsoDay, type DateInput } from './dates.ts';
 
 export type ParamDecl =
   | { kind: 'id' }
@@ -68,7 +69,9 @@ export function buildQuery(
       throw new InvalidParamsError({ message: `${key} must be a non-empty string` });
     }
     if (decl.kind === 'enum' && !decl.values.includes(value)) {
-      throw new InvalidParamsError({ message: `${key} must be one of ${decl.values.join(', ')}, got ${JSON.stringify(value)}` });
+      throw new InvalidParamsError({
+        message: `${key} must be one of ${decl.values.join(', ')}, got ${JSON.stringify(value)}`,
+      });
     }
     query[name] = value;
   }

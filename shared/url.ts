@@ -10,7 +10,9 @@ export function parseUrl(href: string): ParsedUrl {
 
 /** A strict parse of an absolute http(s) address, for runtimes without `URL`. */
 export function parseHttpUrl(address: string): ParsedUrl {
-  const m = /^(https?:)\/\/(?:([^@/?#]*)@)?([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d+))?(\/[^?#]*)?(\?[^#]+)?(#.+)?$/i.exec(address.trim());
+  const m = /^(https?:)\/\/(?:([^@/?#]*)@)?([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d+))?(\/[^?#]*)?(\?[^#]+)?(#.+)?$/i.exec(
+    address.trim(),
+  );
   if (!m) throw new TypeError(`Invalid URL: ${address}`);
   const protocol = m[1]!.toLowerCase();
   const port = m[4] && m[4] !== (protocol === 'https:' ? '443' : '80') ? `:${m[4]}` : '';

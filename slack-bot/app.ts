@@ -6,16 +6,24 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, SocketModeReceiver, type App as AppType } from '@slack/bolt';
+import { App, type App as AppType, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
-import { clientsByKeyRef, keyRefOf, openDigestStore, startDigestWorker, type Clock, type DigestStore, type DigestWorker } from './digests/index.ts';
-import type { Logger as DigestLogger } from './digests/engine.ts';
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
 import { secretsOf } from './config.ts';
+import type { Logger as DigestLogger } from './digests/engine.ts';
+import {
+  type Clock,
+  clientsByKeyRef,
+  type DigestStore,
+  type DigestWorker,
+  keyRefOf,
+  openDigestStore,
+  startDigestWorker,
+} from './digests/index.ts';
 import { LinenService } from './linen.ts';
-import { createLogger, type BotLogger } from './logger.ts';
 import { registerListeners } from './listeners/index.ts';
+import { type BotLogger, createLogger } from './logger.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';
@@ -46,7 +54,8 @@ export interface RunningBot {
 
 /** The digest engine's log lines through the bot's (scrubbing) logger. */
 function digestLogger(logger: BotLogger): DigestLogger {
-  const line = (msg: string, data?: Record<string, unknown>) => `[digests] ${msg}${data ? ` ${JSON.stringify(data)}` : ''}`;
+  const line = (msg: string, data?: Record<string, unknown>) =>
+    `[digests] ${msg}${data ? ` ${JSON.stringify(data)}` : ''}`;
   return { info: (m, d) => logger.info(line(m, d)), warn: (m, d) => logger.warn(line(m, d)) };
 }
 
@@ -63,17 +72,27 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   const logger = options.logger ?? createLogger();
   for (const s of secretsOf(config)) logger.addSecret(s);
   const linen = new LinenService({ ...config.linen, client: options.linenClient, now: options.now });
-  if (!linen.hasKey) logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
+  if (!linen.hasKey)
+    logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
 
   const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
 
   // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
   const ownStore = options.digestStore === undefined;
-  const store = options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
-  logger.info(store.driver === 'pg' ? 'digests: stored in PostgreSQL (DATABASE_URL)' : `digests: stored in PGlite under ${config.dataDir}`);
+  const store =
+    options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
+  logger.info(
+    store.driver === 'pg'
+      ? 'digests: stored in PostgreSQL (DATABASE_URL)'
+      : `digests: stored in PGlite under ${config.dataDir}`,
+  );
   // The digest engine does its own retries and Retry-After waits, so its Slack client does none.
   const digestSlack = new WebClient(config.slack.botToken, {
-    ...clientOptions, logger, logLevel: logger.getLevel(), retryConfig: { retries: 0 }, rejectRateLimitedCalls: true,
+    ...clientOptions,
+    logger,
+    logLevel: logger.getLevel(),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
   });
   const keyRef = config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined;
   let app: AppType;
@@ -87,7 +106,14 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       // SLACK_API_URL as the bot's (a copy: the client adds its retry settings to the object it is given).
       installerOptions: { port: config.port, clientOptions: { ...clientOptions } },
     });
-    app = new App({ token: config.slack.botToken, receiver, socketMode: true, logger, logLevel: logger.getLevel(), clientOptions });
+    app = new App({
+      token: config.slack.botToken,
+      receiver,
+      socketMode: true,
+      logger,
+      logLevel: logger.getLevel(),
+      clientOptions,
+    });
     receiverServer = () => (receiver as unknown as { httpServer?: Server }).httpServer;
   } else {
     const receiver = new HTTPReceiver({
@@ -105,14 +131,18 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     logger.error(`unhandled error in a listener: ${(err as Error).name}: ${(err as Error).message}`);
   });
   registerListeners(app, {
-    linen, logger, now: options.now,
+    linen,
+    logger,
+    now: options.now,
     digests: { store: async () => store, slack: digestSlack, keyRef, adminUserIds: config.digests.adminUserIds },
   });
 
   let port = config.port;
   try {
     if (config.mode === 'http') {
-      const server = (await app.start(options.host ? { port: config.port, host: options.host } : config.port)) as Server;
+      const server = (await app.start(
+        options.host ? { port: config.port, host: options.host } : config.port,
+      )) as Server;
       port = (server.address() as AddressInfo).port;
       logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
     } else {
@@ -132,7 +162,11 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     // Subscriptions name their key by reference; the bot reads with its one configured key.
     const linenClientFor = clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.client);
     worker = startDigestWorker({
-      store, slack: digestSlack, linenClientFor, logger: digestLogger(logger), graceMs: config.digests.graceMinutes * 60_000,
+      store,
+      slack: digestSlack,
+      linenClientFor,
+      logger: digestLogger(logger),
+      graceMs: config.digests.graceMinutes * 60_000,
       ...(options.digests?.clock ? { clock: options.digests.clock } : {}),
       ...(options.digests?.tickMs !== undefined ? { tickMs: options.digests.tickMs } : {}),
       ...(options.digests?.pacingMs !== undefined ? { pacingMs: options.digests.pacingMs } : {}),
@@ -153,7 +187,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
         // Let a digest tick in progress finish (its claims are leased, so a kill would be recovered too).
         await worker?.stop();
-        if (ownStore) await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));
+        if (ownStore)
+          await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));
         await linen.close();
       })();
       return stopping;

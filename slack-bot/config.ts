@@ -52,16 +52,23 @@ const MAX_GRACE_MINUTES = 7 * 24 * 60;
 /** `LINEN_ADMIN_USER_IDS` and `LINEN_DIGEST_GRACE_MINUTES` (console mode reads them too). */
 export function loadDigestConfig(env: Env): DigestConfig {
   const adminsRaw = text(env, 'LINEN_ADMIN_USER_IDS');
-  const adminUserIds = (adminsRaw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const adminUserIds = (adminsRaw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = adminUserIds.find((id) => !/^[UW][A-Z0-9]{2,}$/.test(id));
   if (bad !== undefined) {
-    throw new ConfigError(`LINEN_ADMIN_USER_IDS must be Slack user ids separated by commas, like U024BE7LH,U0G9QF9C6 (got "${bad}").`);
+    throw new ConfigError(
+      `LINEN_ADMIN_USER_IDS must be Slack user ids separated by commas, like U024BE7LH,U0G9QF9C6 (got "${bad}").`,
+    );
   }
   const graceRaw = text(env, 'LINEN_DIGEST_GRACE_MINUTES');
   let graceMinutes = DEFAULT_GRACE_MINUTES;
   if (graceRaw !== undefined) {
     if (!/^\d+$/.test(graceRaw) || Number(graceRaw) > MAX_GRACE_MINUTES) {
-      throw new ConfigError(`LINEN_DIGEST_GRACE_MINUTES must be a whole number of minutes from 0 to ${MAX_GRACE_MINUTES} (got "${graceRaw}").`);
+      throw new ConfigError(
+        `LINEN_DIGEST_GRACE_MINUTES must be a whole number of minutes from 0 to ${MAX_GRACE_MINUTES} (got "${graceRaw}").`,
+      );
     }
     graceMinutes = Number(graceRaw);
   }
@@ -97,7 +104,8 @@ function httpUrl(name: string, v: string): URL {
   } catch {
     throw new ConfigError(`${name} is not a URL (got "${v}").`);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL (got "${v}").`);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new ConfigError(`${name} must be an http(s) URL (got "${v}").`);
   return u;
 }
 
@@ -107,23 +115,33 @@ export function isConsoleMode(env: Env): boolean {
 }
 
 export function loadConfig(env: Env): BotConfig {
-  const botToken = noSpaces('SLACK_BOT_TOKEN', required(env, 'SLACK_BOT_TOKEN', 'the Bot User OAuth Token (xoxb-...) from "OAuth & Permissions".'));
-  if (!botToken.startsWith('xoxb-')) throw new ConfigError('SLACK_BOT_TOKEN must be a bot token starting with xoxb- (from "OAuth & Permissions").');
+  const botToken = noSpaces(
+    'SLACK_BOT_TOKEN',
+    required(env, 'SLACK_BOT_TOKEN', 'the Bot User OAuth Token (xoxb-...) from "OAuth & Permissions".'),
+  );
+  if (!botToken.startsWith('xoxb-'))
+    throw new ConfigError('SLACK_BOT_TOKEN must be a bot token starting with xoxb- (from "OAuth & Permissions").');
 
   const appTokenRaw = text(env, 'SLACK_APP_TOKEN');
   const appToken = appTokenRaw === undefined ? undefined : noSpaces('SLACK_APP_TOKEN', appTokenRaw);
   if (appToken !== undefined && !appToken.startsWith('xapp-')) {
-    throw new ConfigError('SLACK_APP_TOKEN must be an app-level token starting with xapp- (with the connections:write scope).');
+    throw new ConfigError(
+      'SLACK_APP_TOKEN must be an app-level token starting with xapp- (with the connections:write scope).',
+    );
   }
   const mode = appToken ? 'socket' : 'http';
 
   const secretRaw = text(env, 'SLACK_SIGNING_SECRET');
   if (mode === 'http' && secretRaw === undefined) {
-    throw new ConfigError('SLACK_SIGNING_SECRET is not set: the Signing Secret from "Basic Information" (or set SLACK_APP_TOKEN for Socket Mode).');
+    throw new ConfigError(
+      'SLACK_SIGNING_SECRET is not set: the Signing Secret from "Basic Information" (or set SLACK_APP_TOKEN for Socket Mode).',
+    );
   }
   const signingSecret = secretRaw === undefined ? undefined : noSpaces('SLACK_SIGNING_SECRET', secretRaw);
   if (signingSecret !== undefined && !/^[A-Za-z0-9]{16,}$/.test(signingSecret)) {
-    throw new ConfigError('SLACK_SIGNING_SECRET is malformed: expected the hexadecimal Signing Secret from "Basic Information".');
+    throw new ConfigError(
+      'SLACK_SIGNING_SECRET is malformed: expected the hexadecimal Signing Secret from "Basic Information".',
+    );
   }
 
   const apiUrlRaw = text(env, 'SLACK_API_URL');
@@ -133,7 +151,11 @@ export function loadConfig(env: Env): BotConfig {
     apiUrl = u.href.endsWith('/') ? u.href : `${u.href}/`;
   }
 
-  const baseUrlRaw = required(env, 'LINEN_BASE_URL', 'the Linen API base URL including /v1, e.g. https://api.example.com/v1.');
+  const baseUrlRaw = required(
+    env,
+    'LINEN_BASE_URL',
+    'the Linen API base URL including /v1, e.g. https://api.example.com/v1.',
+  );
   const base = httpUrl('LINEN_BASE_URL', baseUrlRaw);
   if (base.search || base.hash || base.username || base.password) {
     throw new ConfigError('LINEN_BASE_URL must not carry a query, fragment or credentials.');
@@ -143,12 +165,14 @@ export function loadConfig(env: Env): BotConfig {
   const apiKey = keyRaw === undefined ? undefined : noSpaces('LINEN_API_KEY', keyRaw);
 
   const timeZone = required(env, 'LINEN_TIMEZONE', "the organization's IANA timezone, e.g. America/Chicago.");
-  if (!isValidTimeZone(timeZone)) throw new ConfigError(`LINEN_TIMEZONE must be an IANA timezone such as America/Chicago (got "${timeZone}").`);
+  if (!isValidTimeZone(timeZone))
+    throw new ConfigError(`LINEN_TIMEZONE must be an IANA timezone such as America/Chicago (got "${timeZone}").`);
 
   const portRaw = text(env, 'PORT');
   let port = 3000;
   if (portRaw !== undefined) {
-    if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65_535) throw new ConfigError(`PORT must be an integer from 0 to 65535 (got "${portRaw}").`);
+    if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65_535)
+      throw new ConfigError(`PORT must be an integer from 0 to 65535 (got "${portRaw}").`);
     port = Number(portRaw);
   }
 
@@ -170,7 +194,11 @@ export function loadConfig(env: Env): BotConfig {
 
 /** Every secret of a configuration, for the log scrubber. */
 export function secretsOf(config: BotConfig): string[] {
-  return [config.slack.botToken, config.slack.signingSecret, config.slack.appToken, config.linen.apiKey, config.databaseUrl].filter(
-    (s): s is string => typeof s === 'string' && s !== '',
-  );
+  return [
+    config.slack.botToken,
+    config.slack.signingSecret,
+    config.slack.appToken,
+    config.linen.apiKey,
+    config.databaseUrl,
+  ].filter((s): s is string => typeof s === 'string' && s !== '');
 }

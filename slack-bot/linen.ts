@@ -3,16 +3,20 @@
  * workspace's key, plus a short-lived cache of the key's customers so that resolving a name typed in a
  * command does not cost a request every time.
  */
-import { createLinenClient, type LinenClient } from '../shared/node.ts';
+
 import { ConfigurationError, InvalidParamsError, NotFoundError } from '../shared/errors.ts';
 import { normalizeName } from '../shared/names.ts';
+import { createLinenClient, type LinenClient } from '../shared/node.ts';
 import { closeMatches, resolveCustomerFrom } from '../shared/reports/lookup.ts';
 import type { Customer } from '../shared/schemas/customers.ts';
 
 /** No key is configured for this workspace: every command answers so, nothing is sent to the API. */
 export class NoKeyError extends ConfigurationError {
   constructor() {
-    super('LINEN_API_KEY is not set', "No Linen API key is configured for this workspace yet; ask whoever runs the bot to set LINEN_API_KEY.");
+    super(
+      'LINEN_API_KEY is not set',
+      'No Linen API key is configured for this workspace yet; ask whoever runs the bot to set LINEN_API_KEY.',
+    );
   }
 }
 

@@ -3,10 +3,15 @@
  * signing secret (and of anything that looks like a bearer token) before it is written. It implements
  * @slack/logger's interface, so Bolt and its Web API client log through it too.
  */
-import { LogLevel, type Logger } from '@slack/bolt';
+import { type Logger, LogLevel } from '@slack/bolt';
 import { redact } from '../shared/redact.ts';
 
-const ORDER: Record<LogLevel, number> = { [LogLevel.DEBUG]: 0, [LogLevel.INFO]: 1, [LogLevel.WARN]: 2, [LogLevel.ERROR]: 3 };
+const ORDER: Record<LogLevel, number> = {
+  [LogLevel.DEBUG]: 0,
+  [LogLevel.INFO]: 1,
+  [LogLevel.WARN]: 2,
+  [LogLevel.ERROR]: 3,
+};
 
 /** Slack tokens have recognisable prefixes; scrub them even when they are not the configured ones. */
 const SLACK_TOKEN = /\bxox[abposr]-[A-Za-z0-9-]+|\bxapp-[A-Za-z0-9-]+/g;
@@ -61,7 +66,10 @@ export function createLogger(options: LoggerOptions = {}): BotLogger {
     const line = `${new Date().toISOString()} ${lvl.toUpperCase()} [${name}] ${text}`;
     const scrubbed = redact(line, [...secrets])
       .replace(SLACK_TOKEN, '[redacted]')
-      .replace(SLACK_LINKS, (_match, hook: string | undefined, ticket: string | undefined) => `${hook ?? ticket}[redacted]`);
+      .replace(
+        SLACK_LINKS,
+        (_match, hook: string | undefined, ticket: string | undefined) => `${hook ?? ticket}[redacted]`,
+      );
     write(scrubbed, lvl);
   };
 

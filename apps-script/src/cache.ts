@@ -50,7 +50,9 @@ export function pack(rows: readonly Row[]): Packed {
   for (const k of keys) {
     const stringy = rows.every((r) => r[k] === null || typeof r[k] === 'string');
     types.push(stringy ? 1 : 0);
-    cols.push(rows.map((r) => (stringy ? (r[k] === null ? -1 : intern(r[k] as string)) : r[k] === undefined ? null : r[k])));
+    cols.push(
+      rows.map((r) => (stringy ? (r[k] === null ? -1 : intern(r[k] as string)) : r[k] === undefined ? null : r[k])),
+    );
   }
   return { k: keys, s: strings, t: types, c: cols, n: rows.length };
 }

@@ -72,13 +72,16 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     name: 'LINEN_AGING',
     summary: 'Receivables aging per customer.',
     params: [customer(true)],
-    returns: 'A table: Customer, Currency, Current, 1-30 days, 31-60 days, 61+ days, Balance (dollars), with a total row per currency when several customers are shown.',
+    returns:
+      'A table: Customer, Currency, Current, 1-30 days, 31-60 days, 61+ days, Balance (dollars), with a total row per currency when several customers are shown.',
     example: '=LINEN_AGING()',
   },
   {
     name: 'LINEN_TICKET',
     summary: 'Status of a quality ticket.',
-    params: [{ name: 'ticket_number', kind: 'ticket', doc: 'The ticket number, e.g. "TKT-26-00417" (or a range of them).' }],
+    params: [
+      { name: 'ticket_number', kind: 'ticket', doc: 'The ticket number, e.g. "TKT-26-00417" (or a range of them).' },
+    ],
     returns: 'Submitted, Acknowledged, In progress or Resolved (a column of them for a range).',
     example: '=LINEN_TICKET("TKT-26-00001")',
   },
@@ -90,7 +93,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       text('status', 'open, acknowledged, dismissed or resolved; blank for open and acknowledged.'),
       customer(true),
     ],
-    returns: 'A table: Severity, Kind, Status, Customer, Department, Item, Summary, Suggested order, Window start, Window end, Generated.',
+    returns:
+      'A table: Severity, Kind, Status, Customer, Department, Item, Summary, Suggested order, Window start, Window end, Generated.',
     example: '=LINEN_SIGNALS("shortfall_streak")',
   },
   {
@@ -109,7 +113,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   },
   {
     name: 'LINEN_ITEMS',
-    summary: 'Linen items of the key\'s customers.',
+    summary: "Linen items of the key's customers.",
     params: [customer(true)],
     returns: 'A table: Id, SKU, Name, Category, Unit of measure, Weight (lb).',
     example: '=LINEN_ITEMS()',
@@ -125,7 +129,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       text('type', 'normal, rewash or new_linen; blank: all.'),
       text('status', 'collected, received, cleaned, staged or delivered; blank: all.'),
     ],
-    returns: 'A table: Manifest, Type, Status, Customer, Department, Collected, Delivered, Soil (lb), Clean (lb), Clean pieces, Variance, Within tolerance, Amount ($).',
+    returns:
+      'A table: Manifest, Type, Status, Customer, Department, Collected, Delivered, Soil (lb), Clean (lb), Clean pieces, Variance, Within tolerance, Amount ($).',
     example: '=LINEN_MANIFESTS("Mercy General Hospital", "2026-10-01", "2026-10-07")',
   },
   {
@@ -167,7 +172,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       text('cart', 'Cart name or id; blank: all.'),
       text('status', 'pending, in_progress, counted, verified or assumed; blank: all.'),
     ],
-    returns: 'A table: Date, Customer, Unit, Cart, Status, Unscheduled, Counted, Verified, Item, Par, On hand, Required, Delivered, Extra, Returned.',
+    returns:
+      'A table: Date, Customer, Unit, Cart, Status, Unscheduled, Counted, Verified, Item, Par, On hand, Required, Delivered, Extra, Returned.',
     example: '=LINEN_COUNTS("Mercy General Hospital", "2026-10-01", "2026-10-07")',
   },
   {
@@ -188,14 +194,16 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     name: 'LINEN_REWASH',
     summary: 'Rewash batches (window: discovered day).',
     params: [customer(true), from(true), to(true), text('status', 'pending, consumed or voided; blank: all.')],
-    returns: 'A table: Discovered, Status, Customer, Department, Parent manifest, Held (lb), Soil rewash (lb), Error rewash (lb), Consumed by, Consumed on.',
+    returns:
+      'A table: Discovered, Status, Customer, Department, Parent manifest, Held (lb), Soil rewash (lb), Error rewash (lb), Consumed by, Consumed on.',
     example: '=LINEN_REWASH("Mercy General Hospital", "2026-10-01", "2026-10-31")',
   },
   {
     name: 'LINEN_INVOICES',
     summary: 'Invoices (window: issue day).',
     params: [customer(true), from(true), to(true), text('status', 'sent, partially_paid or paid; blank: all.')],
-    returns: 'A table: Invoice, Status, Customer, Issued, Due, Paid, Subtotal, Surcharges, Tax, Total, Balance, Currency (amounts in dollars).',
+    returns:
+      'A table: Invoice, Status, Customer, Issued, Due, Paid, Subtotal, Surcharges, Tax, Total, Balance, Currency (amounts in dollars).',
     example: '=LINEN_INVOICES("Mercy General Hospital", , , "sent")',
   },
   {
@@ -209,7 +217,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     name: 'LINEN_PURCHASE_ORDERS',
     summary: 'Purchase orders.',
     params: [customer(true), from(true), to(true), text('status', 'pending, active, closed or cancelled; blank: all.')],
-    returns: 'A table: PO number, Status, Customer, Started, Expires, Total, Spent, Remaining, Currency (amounts in dollars).',
+    returns:
+      'A table: PO number, Status, Customer, Started, Expires, Total, Spent, Remaining, Currency (amounts in dollars).',
     example: '=LINEN_PURCHASE_ORDERS()',
   },
   {
@@ -221,7 +230,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       to(true),
       text('stage', 'draft, submitted, in_production, shipped, delivered or cancelled; blank: all.'),
     ],
-    returns: 'A table: Order, Stage, Customer, Placed, Requested, Confirmed, Delivered, Orderer, Wearer, Wearer department, Lines, Subtotal ($), Total ($), PO.',
+    returns:
+      'A table: Order, Stage, Customer, Placed, Requested, Confirmed, Delivered, Orderer, Wearer, Wearer department, Lines, Subtotal ($), Total ($), PO.',
     example: '=LINEN_ORDERS("Harborview Hotel")',
   },
   {
@@ -233,7 +243,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       to(true),
       text('status', 'new, acknowledged, in_progress, resolved or verified; blank: all.'),
     ],
-    returns: 'A table: Ticket, Status, Kind, Subject, Created, Acknowledged, Resolved, Last correspondence, Resolution.',
+    returns:
+      'A table: Ticket, Status, Kind, Subject, Created, Acknowledged, Resolved, Last correspondence, Resolution.',
     example: '=LINEN_TICKETS("Mercy General Hospital")',
   },
   {
@@ -256,6 +267,9 @@ export const UI_ENTRY_POINTS: readonly { name: string; params: string[]; doc: st
   { name: 'linenDialogState', params: [], doc: 'Dialog: the current settings, with the key masked.' },
   { name: 'linenSaveApiKey', params: ['key'], doc: 'Dialog: checks a key against the API and saves it.' },
   { name: 'linenClearApiKey', params: [], doc: 'Dialog: removes your saved key.' },
-  { name: 'linenSaveBaseUrl', params: ['url'], doc: 'Dialog: checks an API address and saves it for this spreadsheet.' },
+  {
+    name: 'linenSaveBaseUrl',
+    params: ['url'],
+    doc: 'Dialog: checks an API address and saves it for this spreadsheet.',
+  },
 ];
-

@@ -10,15 +10,17 @@
  * `soil_weight_lb` -> Soil weight (lb), `is_active` -> Active.
  */
 import type { Context } from './context.ts';
-import * as fmt from './format.ts';
 import type { Cell } from './format.ts';
+import * as fmt from './format.ts';
 
 type Value<T> = (row: T, ctx: Context) => Cell | null | undefined;
 export type Column<T> = readonly [header: string, value: Value<T>];
 
 type Key<T> = Extract<keyof T, string>;
 /** `field`, or `field.subfield` when `field` holds an object. */
-type Path<T> = { [K in Key<T>]: K | (NonNullable<T[K]> extends object ? `${K}.${Key<NonNullable<T[K]>>}` : never) }[Key<T>];
+type Path<T> = {
+  [K in Key<T>]: K | (NonNullable<T[K]> extends object ? `${K}.${Key<NonNullable<T[K]>>}` : never);
+}[Key<T>];
 
 /** The columns of a table: made by the builders below, or field names shown as they are. */
 export type Columns<T> = readonly (Path<T> | Column<T>)[];
@@ -65,7 +67,10 @@ export const dollars = shown(fmt.dollars);
 /** A currency code in capitals. */
 export const currency = shown(fmt.currency);
 /** A value computed from the whole row. */
-export const computed = <T>(header: string, compute: (row: T) => Cell | null | undefined): Column<T> => [header, compute];
+export const computed = <T>(header: string, compute: (row: T) => Cell | null | undefined): Column<T> => [
+  header,
+  compute,
+];
 
 /** A header row, then one row per record; nulls become empty cells. */
 export function grid<T>(ctx: Context, rows: readonly T[], columns: Columns<T>): Cell[][] {

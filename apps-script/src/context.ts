@@ -2,19 +2,20 @@
  * One execution's view of the world: settings, the client (UrlFetchApp transport, Utilities.sleep, pacing
  * shared through CacheService), cached listings, and the argument readers every function uses.
  */
+
+import { dayInZone, isIsoDay } from '../../shared/dates.ts';
 import {
-  createLinenApiSync,
-  resolveCustomerFrom,
   type Customer,
+  createLinenApiSync,
   type Item,
   type LinenApiSync,
+  resolveCustomerFrom,
   type SyncPaged,
 } from '../../shared/index.ts';
-import { dayInZone, isIsoDay } from '../../shared/dates.ts';
 import { normalizeName } from '../../shared/names.ts';
 import { cachedRows, type Scope } from './cache.ts';
 import type { Zones } from './format.ts';
-import { cachePacingStore, readSettings, sha256, sleep, urlFetchTransport, type Settings } from './gas.ts';
+import { cachePacingStore, readSettings, type Settings, sha256, sleep, urlFetchTransport } from './gas.ts';
 import { ArgError, cellMessage, missingKeyMessage, worthCaching } from './messages.ts';
 
 /** Sheets stops a custom function after 30 s; keep a margin for returning the value. */
@@ -113,15 +114,21 @@ export class Context {
   /** A department by id or name, within one customer when given. */
   department(input: unknown, customer?: Customer): { id: string; name: string } {
     const q = text(input, 'department')!;
-    const pool = (customer ? [customer] : this.customers()).flatMap((c) => c.departments.map((d) => ({ ...d, customer: c.name })));
+    const pool = (customer ? [customer] : this.customers()).flatMap((c) =>
+      c.departments.map((d) => ({ ...d, customer: c.name })),
+    );
     const byId = pool.find((d) => d.id === q);
     if (byId) return byId;
     const named = pool.filter((d) => normalizeName(d.name) === normalizeName(q));
     if (named.length === 1) return named[0]!;
     if (named.length > 1) {
-      throw new ArgError(`Department "${q}" exists at ${named.map((d) => d.customer).join(', ')}: give the customer or the id.`);
+      throw new ArgError(
+        `Department "${q}" exists at ${named.map((d) => d.customer).join(', ')}: give the customer or the id.`,
+      );
     }
-    const known = customer ? `; ${customer.name} has ${customer.departments.map((d) => d.name).join(', ') || 'none'}` : '';
+    const known = customer
+      ? `; ${customer.name} has ${customer.departments.map((d) => d.name).join(', ') || 'none'}`
+      : '';
     throw new ArgError(`No department "${q}" is visible to this key${known}.`);
   }
 
@@ -133,7 +140,9 @@ export class Context {
   item(input: unknown): Item {
     const q = text(input, 'item')!;
     const all = this.items();
-    const found = all.find((i) => i.id === q) ?? all.find((i) => normalizeName(i.name) === normalizeName(q) || normalizeName(i.sku) === normalizeName(q));
+    const found =
+      all.find((i) => i.id === q) ??
+      all.find((i) => normalizeName(i.name) === normalizeName(q) || normalizeName(i.sku) === normalizeName(q));
     if (!found) throw new ArgError(`No item "${q}" is visible to this key.`);
     return found;
   }

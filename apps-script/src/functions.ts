@@ -4,30 +4,31 @@
  * Filters the API offers are sent to it, except on daily deliveries, where department and item are applied
  * to the customer's cached rows so a grid of cells over one customer and window shares a single listing.
  */
+
+import { lastNDays } from '../../shared/dates.ts';
 import {
+  type CartCount,
+  COUNT_STATUSES,
   computeAr,
   computeFillRate,
-  COUNT_STATUSES,
   INVOICE_STATUSES,
+  type LinenApiSync,
   MANIFEST_STATUSES,
   MANIFEST_TYPES,
+  type NewLinenInjection,
   ORDER_STAGES,
-  parseTicketNumber,
   PO_STATUSES,
+  parseTicketNumber,
   REWASH_STATUSES,
   SIGNAL_STATUSES,
+  type SyncPaged,
   TICKET_STATUSES,
   ticketStatusLabel,
-  type CartCount,
-  type LinenApiSync,
-  type NewLinenInjection,
-  type SyncPaged,
 } from '../../shared/index.ts';
-import { lastNDays } from '../../shared/dates.ts';
 import { ticketWindow } from '../../shared/reports/lookup.ts';
 import * as col from './columns.ts';
-import { grid, type Columns } from './columns.ts';
-import { choice, isBlank, text, window, type Context } from './context.ts';
+import { type Columns, grid } from './columns.ts';
+import { type Context, choice, isBlank, text, window } from './context.ts';
 import type { Cell } from './format.ts';
 import { ArgError } from './messages.ts';
 
@@ -67,7 +68,10 @@ const dated = (ctx: Context, a: Args) => ({ customerId: opt(ctx, a.customer), ..
 
 /** Balance and aging per customer and per currency. */
 function receivables(ctx: Context, a: Args) {
-  return computeAr(ctx.rows('balance.list', { customerId: opt(ctx, a.customer) }, (c) => c.balance.list), []);
+  return computeAr(
+    ctx.rows('balance.list', { customerId: opt(ctx, a.customer) }, (c) => c.balance.list),
+    [],
+  );
 }
 
 /** The filters `listing` sends: customer, from and to, and its enum argument. */
@@ -129,9 +133,15 @@ export const IMPLS: Record<string, Impl> = {
 
   LINEN_AGING(ctx, a) {
     const ar = receivables(ctx, a);
-    const lines = ar.customers.map((c) => ({ name: c.customerName, currency: c.currency, aging: c.aging, balance: c.balanceCents }));
+    const lines = ar.customers.map((c) => ({
+      name: c.customerName,
+      currency: c.currency,
+      aging: c.aging,
+      balance: c.balanceCents,
+    }));
     if (ar.customers.length > 1) {
-      for (const t of ar.totals) lines.push({ name: 'All customers', currency: t.currency, aging: t.aging, balance: t.balanceCents });
+      for (const t of ar.totals)
+        lines.push({ name: 'All customers', currency: t.currency, aging: t.aging, balance: t.balanceCents });
     }
     return grid(ctx, lines, [
       col.value('name', 'Customer'),
@@ -164,23 +174,29 @@ export const IMPLS: Record<string, Impl> = {
 
   LINEN_SIGNALS(ctx, a) {
     const params = {
-      kind: text(a.kind, 'kind')?.toLowerCase().replace(/[\s-]+/g, '_'),
+      kind: text(a.kind, 'kind')
+        ?.toLowerCase()
+        .replace(/[\s-]+/g, '_'),
       status: choice(a.status, 'status', SIGNAL_STATUSES),
       customerId: opt(ctx, a.customer),
     };
-    return grid(ctx, ctx.rows('inventory.signals', params, (c) => c.inventory.signals), [
-      col.label('severity'),
-      col.label('kind'),
-      col.label('status'),
-      col.customer('customer_id'),
-      col.department('department_id'),
-      col.computed('Item', (r) => r.item_name ?? (r.item_id ? r.item_id : 'All items')),
-      'summary',
-      'suggested_order_qty',
-      col.day('window_start'),
-      col.day('window_end'),
-      col.time('generated_at'),
-    ]);
+    return grid(
+      ctx,
+      ctx.rows('inventory.signals', params, (c) => c.inventory.signals),
+      [
+        col.label('severity'),
+        col.label('kind'),
+        col.label('status'),
+        col.customer('customer_id'),
+        col.department('department_id'),
+        col.computed('Item', (r) => r.item_name ?? (r.item_id ? r.item_id : 'All items')),
+        'summary',
+        'suggested_order_qty',
+        col.day('window_start'),
+        col.day('window_end'),
+        col.time('generated_at'),
+      ],
+    );
   },
 
   LINEN_CUSTOMERS(ctx) {
@@ -196,8 +212,10 @@ export const IMPLS: Record<string, Impl> = {
   LINEN_DEPARTMENTS(ctx, a) {
     const customer = ctx.customer(a.customer);
     // The customer goes in the path: GET /customers/{id}/departments.
-    const rows = ctx.rows('customers.departments', { customerId: customer.id }, (c) => (p) =>
-      c.customers.departments(p.customerId),
+    const rows = ctx.rows(
+      'customers.departments',
+      { customerId: customer.id },
+      (c) => (p) => c.customers.departments(p.customerId),
     );
     return grid(ctx, rows, ['id', col.customer('customer_id'), 'name', 'cost_center_code']);
   },
@@ -220,21 +238,25 @@ export const IMPLS: Record<string, Impl> = {
       type: choice(a.type, 'type', MANIFEST_TYPES),
       status: choice(a.status, 'status', MANIFEST_STATUSES),
     };
-    return grid(ctx, ctx.rows('manifests.list', params, (c) => c.manifests.list), [
-      'manifest_number',
-      col.label('type'),
-      col.label('status'),
-      col.customer('customer_id'),
-      'department_name',
-      col.time('created_at', 'Collected'),
-      col.time('delivered_at'),
-      col.value('soil_weight_lb', 'Soil (lb)'),
-      col.value('clean_weight_lb', 'Clean (lb)'),
-      col.value('clean_piece_count', 'Clean pieces'),
-      'variance_pct',
-      col.value('variance_within_tolerance', 'Within tolerance'),
-      col.dollars('amount_cents', 'Amount ($)'),
-    ]);
+    return grid(
+      ctx,
+      ctx.rows('manifests.list', params, (c) => c.manifests.list),
+      [
+        'manifest_number',
+        col.label('type'),
+        col.label('status'),
+        col.customer('customer_id'),
+        'department_name',
+        col.time('created_at', 'Collected'),
+        col.time('delivered_at'),
+        col.value('soil_weight_lb', 'Soil (lb)'),
+        col.value('clean_weight_lb', 'Clean (lb)'),
+        col.value('clean_piece_count', 'Clean pieces'),
+        'variance_pct',
+        col.value('variance_within_tolerance', 'Within tolerance'),
+        col.dollars('amount_cents', 'Amount ($)'),
+      ],
+    );
   },
 
   LINEN_INVENTORY: listing('inventory.totals', (c) => c.inventory.totals, { dated: false }).columns([
@@ -252,14 +274,18 @@ export const IMPLS: Record<string, Impl> = {
       customerId: customer?.id,
       departmentId: isBlank(a.department) ? undefined : ctx.department(a.department, customer).id,
     };
-    return grid(ctx, ctx.rows('inventory.par', params, (c) => c.inventory.par), [
-      col.customer('customer_id'),
-      col.computed('Department', (r) => r.department_name ?? 'Customer-wide'),
-      'item_name',
-      col.value('par_quantity', 'Par'),
-      col.label('par_unit'),
-      'reorder_threshold',
-    ]);
+    return grid(
+      ctx,
+      ctx.rows('inventory.par', params, (c) => c.inventory.par),
+      [
+        col.customer('customer_id'),
+        col.computed('Department', (r) => r.department_name ?? 'Customer-wide'),
+        'item_name',
+        col.value('par_quantity', 'Par'),
+        col.label('par_unit'),
+        'reorder_threshold',
+      ],
+    );
   },
 
   LINEN_UNITS: listing('inventory.units', (c) => c.inventory.units, { dated: false }).columns([
@@ -326,11 +352,11 @@ export const IMPLS: Record<string, Impl> = {
 
   LINEN_INVENTORY_STATUS(ctx, a) {
     const params = { customerId: opt(ctx, a.customer), itemId: isBlank(a.item) ? undefined : ctx.item(a.item).id };
-    return grid(ctx, ctx.rows('inventory.balances', params, (c) => c.inventory.balances), [
-      'item_name',
-      col.label('status'),
-      'quantity',
-    ]);
+    return grid(
+      ctx,
+      ctx.rows('inventory.balances', params, (c) => c.inventory.balances),
+      ['item_name', col.label('status'), 'quantity'],
+    );
   },
 
   LINEN_NEW_LINEN(ctx, a) {

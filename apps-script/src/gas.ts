@@ -28,7 +28,8 @@ export const urlFetchTransport: SyncTransport = {
       const v = all[name];
       headers[name.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
     }
-    const body = req.responseType === 'bytes' ? Uint8Array.from(res.getContent(), (b) => b & 0xff) : res.getContentText('UTF-8');
+    const body =
+      req.responseType === 'bytes' ? Uint8Array.from(res.getContent(), (b) => b & 0xff) : res.getContentText('UTF-8');
     return { status: res.getResponseCode(), headers, body };
   },
 };
@@ -81,7 +82,10 @@ export function readSettings(): Settings {
   const sheetTimeZone = spreadsheetTimeZone();
   return {
     apiKey: prop(PropertiesService.getUserProperties(), PROP_KEY),
-    baseUrl: prop(doc, PROP_BASE_URL) ?? prop(PropertiesService.getScriptProperties(), PROP_BASE_URL) ?? LINEN_DEFAULT_BASE_URL,
+    baseUrl:
+      prop(doc, PROP_BASE_URL) ??
+      prop(PropertiesService.getScriptProperties(), PROP_BASE_URL) ??
+      LINEN_DEFAULT_BASE_URL,
     orgTimeZone: prop(doc, PROP_TIMEZONE) ?? sheetTimeZone,
     sheetTimeZone,
     generation: prop(doc, PROP_GENERATION) ?? '0',

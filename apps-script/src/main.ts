@@ -9,7 +9,18 @@ import { ArgError, cellMessage } from './messages.ts';
 /** Parameter names per function, e.g. `{ LINEN_FILLRATE: 'customer,from,to,department,item' }`, written by the build from catalog.ts. */
 declare const LINEN_SIGNATURES: Record<string, string>;
 
-export { onOpen, onOpen as onInstall, linenShowKeyDialog, linenShowAddressDialog, linenShowHelp, linenDialogState, linenSaveApiKey, linenClearApiKey, linenSaveBaseUrl, linenRefreshData } from './ui.ts';
+export {
+  linenClearApiKey,
+  linenDialogState,
+  linenRefreshData,
+  linenSaveApiKey,
+  linenSaveBaseUrl,
+  linenShowAddressDialog,
+  linenShowHelp,
+  linenShowKeyDialog,
+  onOpen,
+  onOpen as onInstall,
+} from './ui.ts';
 
 /** Run a custom function; any failure becomes an `Error` whose message is one sentence (the cell's `#ERROR!`). */
 export function call(name: string, argv: ArrayLike<unknown>): unknown {

@@ -36,7 +36,10 @@ export function linenShowAddressDialog(): void {
 }
 
 export function linenShowHelp(): void {
-  SpreadsheetApp.getUi().showModalDialog(HtmlService.createHtmlOutputFromFile('Help').setWidth(640).setHeight(560), 'Linen Connect help');
+  SpreadsheetApp.getUi().showModalDialog(
+    HtmlService.createHtmlOutputFromFile('Help').setWidth(640).setHeight(560),
+    'Linen Connect help',
+  );
 }
 
 /** `lk_live_demo_all_access` -> `lk_live_…cess`: enough to recognise a key, never enough to use it. */
@@ -53,7 +56,12 @@ export interface DialogState {
 
 export function linenDialogState(): DialogState {
   const s = readSettings();
-  return { maskedKey: maskKey(s.apiKey), baseUrl: s.baseUrl, defaultBaseUrl: defaultBaseUrl(), timeZone: s.orgTimeZone };
+  return {
+    maskedKey: maskKey(s.apiKey),
+    baseUrl: s.baseUrl,
+    defaultBaseUrl: defaultBaseUrl(),
+    timeZone: s.orgTimeZone,
+  };
 }
 
 /** Ask the API for one customer with this key and address; throws a sentence when that fails. */
@@ -112,7 +120,8 @@ export function linenRefreshData(): number {
     const formulas = range.getFormulas();
     for (const [r, row] of formulas.entries()) {
       for (const [c, f] of row.entries()) {
-        if (/\bLINEN_[A-Z_]+\s*\(/i.test(f)) cells.push({ range: sheet.getRange(range.getRow() + r, range.getColumn() + c), formula: f });
+        if (/\bLINEN_[A-Z_]+\s*\(/i.test(f))
+          cells.push({ range: sheet.getRange(range.getRow() + r, range.getColumn() + c), formula: f });
       }
     }
   }
@@ -122,4 +131,3 @@ export function linenRefreshData(): number {
   ss.toast(`Recalculated ${cells.length} Linen formulas with fresh data.`, 'Linen Connect');
   return cells.length;
 }
-

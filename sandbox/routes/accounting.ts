@@ -5,7 +5,7 @@ import { renderInvoicePdf } from '../pdf.ts';
 import { daysBetween, localDay } from '../server/dates.ts';
 import { notFound } from '../server/errors.ts';
 import { list, type RouteContext, type RouteDef } from '../server/router.ts';
-import { canSeeCustomer, indexByCustomer, memo, visibleRows, type KeyScope } from '../server/scope.ts';
+import { canSeeCustomer, indexByCustomer, type KeyScope, memo, visibleRows } from '../server/scope.ts';
 import { byId, byText, chain, newestFirst, sorted } from '../server/sort.ts';
 
 const PUBLIC: ReadonlySet<string> = new Set(PUBLIC_INVOICE_STATUSES);
@@ -16,7 +16,10 @@ function publicInvoices(data: SandboxData) {
     indexByCustomer(
       sorted(
         data.invoices.filter((i) => PUBLIC.has(i.status)),
-        chain<Invoice>(newestFirst((i) => i.issued_at), byId),
+        chain<Invoice>(
+          newestFirst((i) => i.issued_at),
+          byId,
+        ),
       ),
       (i) => i.customer_id,
     ),
@@ -66,7 +69,8 @@ function balanceRows(ctx: RouteContext): AgingRow[] {
   );
   const currencies = memo(data, 'customers:currency', () => {
     const map = new Map<string, string>();
-    for (const i of data.invoices) if (!map.has(i.customer_id) || PUBLIC.has(i.status)) map.set(i.customer_id, i.currency);
+    for (const i of data.invoices)
+      if (!map.has(i.customer_id) || PUBLIC.has(i.status)) map.set(i.customer_id, i.currency);
     return map;
   });
   const index = publicInvoices(data);
@@ -84,7 +88,13 @@ function balanceRows(ctx: RouteContext): AgingRow[] {
       else if (pastDue <= 60) aging.d31_60 += inv.balance_cents;
       else aging.d61_plus += inv.balance_cents;
     }
-    rows.push({ customer_id: c.id, customer_name: c.name, balance_cents: balance, currency: currencies.get(c.id) ?? 'usd', aging });
+    rows.push({
+      customer_id: c.id,
+      customer_name: c.name,
+      balance_cents: balance,
+      currency: currencies.get(c.id) ?? 'usd',
+      aging,
+    });
   }
   return rows;
 }
@@ -111,7 +121,16 @@ export const accountingRoutes: RouteDef[] = [
     query: { list: true, dates: 'open' },
     handler: ({ data, scope, query, timeZone }) => {
       const index = memo(data, 'payments', () =>
-        indexByCustomer(sorted(data.payments, chain<Payment>(newestFirst((p) => p.received_at), byId)), (p) => p.customer_id),
+        indexByCustomer(
+          sorted(
+            data.payments,
+            chain<Payment>(
+              newestFirst((p) => p.received_at),
+              byId,
+            ),
+          ),
+          (p) => p.customer_id,
+        ),
       );
       const rows = visibleRows(index, scope, query.customerId, (p) => p.customer_id, {
         dayOf: (p) => localDay(p.received_at, timeZone),
@@ -134,7 +153,13 @@ export const accountingRoutes: RouteDef[] = [
     handler: ({ data, scope, query, timeZone }) => {
       const index = memo(data, 'purchase_orders', () =>
         indexByCustomer(
-          sorted(data.purchase_orders, chain<PurchaseOrder>(newestFirst((p) => p.started_at), byId)),
+          sorted(
+            data.purchase_orders,
+            chain<PurchaseOrder>(
+              newestFirst((p) => p.started_at),
+              byId,
+            ),
+          ),
           (p) => p.customer_id,
         ),
       );
@@ -160,7 +185,8 @@ export const accountingRoutes: RouteDef[] = [
     },
     handler: async ({ data, scope, query, path, key, links, nowMs }) => {
       const invoice = invoicesById(data).get(path.id!);
-      if (!invoice || !canSeeCustomer(scope, invoice.customer_id)) throw notFound(`Invoice "${path.id}" was not found.`);
+      if (!invoice || !canSeeCustomer(scope, invoice.customer_id))
+        throw notFound(`Invoice "${path.id}" was not found.`);
       const { key_id, expires, signature } = query.values as { key_id: string; expires: string; signature: string };
       links.verify(invoice.id, key.key_id, { key_id, expires: Number(expires), signature }, nowMs);
       const customer = data.customers.find((c) => c.id === invoice.customer_id);
@@ -168,7 +194,9 @@ export const accountingRoutes: RouteDef[] = [
       return {
         type: 'binary',
         contentType: 'application/pdf',
-        headers: { 'Content-Disposition': `inline; filename="${invoice.invoice_number.replace(/["\\\r\n]/g, '_')}.pdf"` },
+        headers: {
+          'Content-Disposition': `inline; filename="${invoice.invoice_number.replace(/["\\\r\n]/g, '_')}.pdf"`,
+        },
         body,
       };
     },

@@ -18,7 +18,9 @@ function customerIndex(data: SandboxData) {
 }
 
 function departmentsOf(data: SandboxData, customerId: string): readonly Department[] {
-  const index = memo(data, 'departments', () => indexByCustomer(sorted(data.departments, byName), (d) => d.customer_id));
+  const index = memo(data, 'departments', () =>
+    indexByCustomer(sorted(data.departments, byName), (d) => d.customer_id),
+  );
   return index.byCustomer.get(customerId) ?? [];
 }
 

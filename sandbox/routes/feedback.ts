@@ -2,7 +2,7 @@
 import type { QualityTicket, Rating, SandboxData } from '../model.ts';
 import { localDay } from '../server/dates.ts';
 import { list, type RouteDef } from '../server/router.ts';
-import { canSeeCustomer, indexByCustomer, memo, visibleRows, type KeyScope } from '../server/scope.ts';
+import { canSeeCustomer, indexByCustomer, type KeyScope, memo, visibleRows } from '../server/scope.ts';
 import { byId, chain, newestFirst, sorted } from '../server/sort.ts';
 import { manifestsById } from './processing.ts';
 
@@ -30,7 +30,16 @@ export const feedbackRoutes: RouteDef[] = [
     query: { list: true, dates: 'open', params: { status: { type: 'enum', values: TICKET_STATUSES } } },
     handler: ({ data, scope, query, timeZone }) => {
       const index = memo(data, 'tickets', () =>
-        indexByCustomer(sorted(data.tickets, chain<QualityTicket>(newestFirst((t) => t.created_at), byId)), (t) => t.customer_id),
+        indexByCustomer(
+          sorted(
+            data.tickets,
+            chain<QualityTicket>(
+              newestFirst((t) => t.created_at),
+              byId,
+            ),
+          ),
+          (t) => t.customer_id,
+        ),
       );
       const rows = visibleRows(index, scope, query.customerId, (t) => t.customer_id, {
         dayOf: (t) => localDay(t.created_at, timeZone),
@@ -47,7 +56,16 @@ export const feedbackRoutes: RouteDef[] = [
     query: { list: true, dates: 'open' },
     handler: ({ data, scope, query, timeZone }) => {
       const index = memo(data, 'ratings', () =>
-        indexByCustomer(sorted(data.ratings, chain<Rating>(newestFirst((r) => r.created_at), byId)), (r) => r.customer_id),
+        indexByCustomer(
+          sorted(
+            data.ratings,
+            chain<Rating>(
+              newestFirst((r) => r.created_at),
+              byId,
+            ),
+          ),
+          (r) => r.customer_id,
+        ),
       );
       const rows = visibleRows(index, scope, query.customerId, (r) => r.customer_id, {
         dayOf: (r) => localDay(r.created_at, timeZone),

@@ -1,7 +1,7 @@
 /** /inventory/*: totals, par levels, units, carts, cart counts, balances by status, signals. Scope: processing. */
 import type { Cart, CartCount, InventoryPosition, InventorySignal, ParLevel, SandboxData, Unit } from '../model.ts';
 import { list, type RouteDef } from '../server/router.ts';
-import { indexByCustomer, memo, visibleRows, type KeyScope } from '../server/scope.ts';
+import { indexByCustomer, type KeyScope, memo, visibleRows } from '../server/scope.ts';
 import { byId, byText, chain, newestFirst, sorted } from '../server/sort.ts';
 
 const COUNT_STATUSES = ['pending', 'in_progress', 'counted', 'verified', 'assumed'] as const;
@@ -40,7 +40,15 @@ function totals(rows: readonly InventoryPosition[]): TotalRow[] {
   for (const p of rows) {
     let t = byItem.get(p.item_id);
     if (!t) {
-      t = { item_id: p.item_id, item_name: p.item_name, total_owned: 0, at_customer: 0, at_facility: 0, in_transit: 0, retired: 0 };
+      t = {
+        item_id: p.item_id,
+        item_name: p.item_name,
+        total_owned: 0,
+        at_customer: 0,
+        at_facility: 0,
+        in_transit: 0,
+        retired: 0,
+      };
       byItem.set(p.item_id, t);
     }
     t.at_customer += p.at_customer;
@@ -81,7 +89,8 @@ function balances(rows: readonly InventoryPosition[]): BalanceRow[] {
   );
 }
 
-const unitVisible = (scope: KeyScope, unitId: string | null) => scope.unitIds === null || (unitId !== null && scope.unitIds.has(unitId));
+const unitVisible = (scope: KeyScope, unitId: string | null) =>
+  scope.unitIds === null || (unitId !== null && scope.unitIds.has(unitId));
 
 export const inventoryRoutes: RouteDef[] = [
   {
@@ -89,7 +98,11 @@ export const inventoryRoutes: RouteDef[] = [
     scope: 'processing',
     query: { list: true },
     handler: ({ data, scope, query }) =>
-      list(memo(data, `totals:${customersKey(scope, query.customerId)}`, () => totals(positions(data, scope, query.customerId)))),
+      list(
+        memo(data, `totals:${customersKey(scope, query.customerId)}`, () =>
+          totals(positions(data, scope, query.customerId)),
+        ),
+      ),
   },
   {
     path: '/inventory/balances',
@@ -128,7 +141,13 @@ export const inventoryRoutes: RouteDef[] = [
     query: { list: true },
     handler: ({ data, scope, query }) => {
       const index = memo(data, 'units', () =>
-        indexByCustomer(sorted(data.units, chain<Unit>((a, b) => byText(a.name, b.name), byId)), (u) => u.customer_id),
+        indexByCustomer(
+          sorted(
+            data.units,
+            chain<Unit>((a, b) => byText(a.name, b.name), byId),
+          ),
+          (u) => u.customer_id,
+        ),
       );
       const rows = visibleRows(index, scope, query.customerId, (u) => u.customer_id);
       return list(scope.unitIds ? rows.filter((u) => unitVisible(scope, u.id)) : rows);
@@ -140,7 +159,13 @@ export const inventoryRoutes: RouteDef[] = [
     query: { list: true, params: { unit_id: { type: 'id' } } },
     handler: ({ data, scope, query }) => {
       const index = memo(data, 'carts', () =>
-        indexByCustomer(sorted(data.carts, chain<Cart>((a, b) => byText(a.name, b.name), byId)), (c) => c.customer_id),
+        indexByCustomer(
+          sorted(
+            data.carts,
+            chain<Cart>((a, b) => byText(a.name, b.name), byId),
+          ),
+          (c) => c.customer_id,
+        ),
       );
       const { unit_id } = query.values;
       const rows = visibleRows(index, scope, query.customerId, (c) => c.customer_id);
@@ -158,7 +183,16 @@ export const inventoryRoutes: RouteDef[] = [
     },
     handler: ({ data, scope, query }) => {
       const index = memo(data, 'cart_counts', () =>
-        indexByCustomer(sorted(data.cart_counts, chain<CartCount>(newestFirst((c) => c.date), byId)), (c) => c.customer_id),
+        indexByCustomer(
+          sorted(
+            data.cart_counts,
+            chain<CartCount>(
+              newestFirst((c) => c.date),
+              byId,
+            ),
+          ),
+          (c) => c.customer_id,
+        ),
       );
       const { unit_id, cart_id, status } = query.values;
       const rows = visibleRows(index, scope, query.customerId, (c) => c.customer_id, {
@@ -201,7 +235,9 @@ export const inventoryRoutes: RouteDef[] = [
           ? index.sorted
           : visibleRows(index, scope, query.customerId, (s) => s.customer_id);
       return list(
-        rows.filter((s) => (status ? s.status === status : DEFAULT_SIGNAL_STATUSES.has(s.status)) && (!kind || s.kind === kind)),
+        rows.filter(
+          (s) => (status ? s.status === status : DEFAULT_SIGNAL_STATUSES.has(s.status)) && (!kind || s.kind === kind),
+        ),
       );
     },
   },

@@ -2,7 +2,7 @@
 import type { DirectSalesOrder, SandboxData } from '../model.ts';
 import { localDay } from '../server/dates.ts';
 import { notFound } from '../server/errors.ts';
-import { list, single, type RouteDef } from '../server/router.ts';
+import { list, type RouteDef, single } from '../server/router.ts';
 import { canSeeCustomer, indexByCustomer, memo, visibleRows } from '../server/scope.ts';
 import { byId, chain, newestFirst, sorted } from '../server/sort.ts';
 
@@ -10,7 +10,16 @@ const STAGES = ['draft', 'submitted', 'in_production', 'shipped', 'delivered', '
 
 function orderIndex(data: SandboxData) {
   return memo(data, 'orders', () =>
-    indexByCustomer(sorted(data.orders, chain<DirectSalesOrder>(newestFirst((o) => o.placed_at), byId)), (o) => o.customer_id),
+    indexByCustomer(
+      sorted(
+        data.orders,
+        chain<DirectSalesOrder>(
+          newestFirst((o) => o.placed_at),
+          byId,
+        ),
+      ),
+      (o) => o.customer_id,
+    ),
   );
 }
 

@@ -2,7 +2,7 @@
 import type { DailyDeliveryRow, Manifest, NewLinenInjection, RewashBatch, SandboxData } from '../model.ts';
 import { localDay } from '../server/dates.ts';
 import { notFound } from '../server/errors.ts';
-import { list, single, type RouteDef } from '../server/router.ts';
+import { list, type RouteDef, single } from '../server/router.ts';
 import { canSeeCustomer, indexByCustomer, memo, visibleRows } from '../server/scope.ts';
 import { byId, byText, chain, newestFirst, sorted } from '../server/sort.ts';
 
@@ -117,7 +117,13 @@ export const processingRoutes: RouteDef[] = [
     handler: ({ data, scope, query }) => {
       const index = memo(data, 'new_linen', () =>
         indexByCustomer(
-          sorted(data.new_linen, chain<NewLinenInjection>(newestFirst((n) => n.date), byId)),
+          sorted(
+            data.new_linen,
+            chain<NewLinenInjection>(
+              newestFirst((n) => n.date),
+              byId,
+            ),
+          ),
           (n) => n.customer_id,
         ),
       );
@@ -137,7 +143,13 @@ export const processingRoutes: RouteDef[] = [
     handler: ({ data, scope, query, timeZone }) => {
       const index = memo(data, 'rewash', () =>
         indexByCustomer(
-          sorted(data.rewash_batches, chain<RewashBatch>(newestFirst((r) => r.discovered_at), byId)),
+          sorted(
+            data.rewash_batches,
+            chain<RewashBatch>(
+              newestFirst((r) => r.discovered_at),
+              byId,
+            ),
+          ),
           (r) => r.customer_id,
         ),
       );

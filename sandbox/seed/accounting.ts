@@ -3,11 +3,11 @@
  * and written-off invoices, purchase orders that invoices draw down, and (in payments.ts) how they were paid.
  */
 import type { Invoice, LocalDate, Manifest, Payment, PurchaseOrder } from '../model.ts';
-import { cmp, customerByCode, type CustomerRt, type Org } from './org.ts';
-import { pad, type Rng } from './prng.ts';
-import { settleInvoices } from './payments.ts';
-import { addDays, isoOf, type Clock } from './time.ts';
 import { numberByYear } from './numbers.ts';
+import { type CustomerRt, cmp, customerByCode, type Org } from './org.ts';
+import { settleInvoices } from './payments.ts';
+import { pad, type Rng } from './prng.ts';
+import { addDays, type Clock, isoOf } from './time.ts';
 
 export interface Accounting {
   invoices: Invoice[];
@@ -46,7 +46,13 @@ function nextMonth(day: LocalDate): LocalDate {
   return m === 12 ? `${y + 1}-01-01` : `${y}-${pad(m + 1, 2)}-01`;
 }
 
-export function buildAccounting(rng: Rng, clock: Clock, org: Org, firstDay: LocalDate, manifests: readonly Manifest[]): Accounting {
+export function buildAccounting(
+  rng: Rng,
+  clock: Clock,
+  org: Org,
+  firstDay: LocalDate,
+  manifests: readonly Manifest[],
+): Accounting {
   // Billed amounts by customer, department and org-local delivery day.
   const billed = new Map<string, number>();
   for (const m of manifests) {
@@ -108,7 +114,10 @@ export function buildAccounting(rng: Rng, clock: Clock, org: Org, firstDay: Loca
   const payments = settleInvoices(rng, clock, org, invoices, customerOf);
   const purchase_orders = buildPurchaseOrders(rng, clock, org, firstDay, invoices);
 
-  const newestFirst = <T extends { id: string }>(field: (x: T) => string) => (a: T, b: T): number => cmp(field(b), field(a)) || cmp(a.id, b.id);
+  const newestFirst =
+    <T extends { id: string }>(field: (x: T) => string) =>
+    (a: T, b: T): number =>
+      cmp(field(b), field(a)) || cmp(a.id, b.id);
   return {
     invoices: invoices.sort(newestFirst((i) => i.issued_at)),
     payments: payments.sort(newestFirst((p) => p.received_at)),
@@ -154,19 +163,40 @@ function hideSome(org: Org, invoices: Invoice[]): void {
   }
 }
 
-function buildPurchaseOrders(rng: Rng, clock: Clock, org: Org, firstDay: LocalDate, invoices: Invoice[]): PurchaseOrder[] {
+function buildPurchaseOrders(
+  rng: Rng,
+  clock: Clock,
+  org: Org,
+  firstDay: LocalDate,
+  invoices: Invoice[],
+): PurchaseOrder[] {
   const orders: PurchaseOrder[] = [];
   const publicOf = (c: CustomerRt): Invoice[] =>
-    invoices.filter((i) => i.customer_id === c.id && (i.status === 'sent' || i.status === 'partially_paid' || i.status === 'paid'));
+    invoices.filter(
+      (i) => i.customer_id === c.id && (i.status === 'sent' || i.status === 'partially_paid' || i.status === 'paid'),
+    );
   const add = (
-    c: CustomerRt, poNumber: string, status: PurchaseOrder['status'], start: LocalDate, months: number,
-    headroom: (spent: number) => number, draws: boolean,
+    c: CustomerRt,
+    poNumber: string,
+    status: PurchaseOrder['status'],
+    start: LocalDate,
+    months: number,
+    headroom: (spent: number) => number,
+    draws: boolean,
   ): void => {
     const startedMs = clock.ms(start, 0);
     const expiresMs = clock.ms(addDays(start, Math.round(months * 30.5)), 0) - 1000;
     const po: PurchaseOrder = {
-      id: rng.id(), customer_id: c.id, po_number: poNumber, status, total_cents: 0, spent_cents: 0,
-      remaining_cents: 0, currency: c.currency, started_at: isoOf(startedMs), expires_at: isoOf(expiresMs),
+      id: rng.id(),
+      customer_id: c.id,
+      po_number: poNumber,
+      status,
+      total_cents: 0,
+      spent_cents: 0,
+      remaining_cents: 0,
+      currency: c.currency,
+      started_at: isoOf(startedMs),
+      expires_at: isoOf(expiresMs),
     };
     let spent = 0;
     if (draws) {
@@ -188,10 +218,42 @@ function buildPurchaseOrders(rng: Rng, clock: Clock, org: Org, firstDay: LocalDa
   const hh = customerByCode(org, 'HH');
   const year = clock.today.slice(0, 4);
   const closedStart = addDays(firstDay, -20);
-  add(mgh, `PO-MGH-${Number(year) - 1}-0${rng.int(100, 999)}`, 'closed', closedStart, 3, (s) => roundUp(s, 500_000) - s + 250_000, true);
-  add(mgh, `PO-MGH-${year}-0${rng.int(100, 999)}`, 'active', addDays(closedStart, Math.round(3 * 30.5)), 12, (s) => roundUp(s * 2.4, 1_000_000) - s, true);
+  add(
+    mgh,
+    `PO-MGH-${Number(year) - 1}-0${rng.int(100, 999)}`,
+    'closed',
+    closedStart,
+    3,
+    (s) => roundUp(s, 500_000) - s + 250_000,
+    true,
+  );
+  add(
+    mgh,
+    `PO-MGH-${year}-0${rng.int(100, 999)}`,
+    'active',
+    addDays(closedStart, Math.round(3 * 30.5)),
+    12,
+    (s) => roundUp(s * 2.4, 1_000_000) - s,
+    true,
+  );
   add(hh, `45000${rng.digits(5)}`, 'active', addDays(firstDay, 35), 12, (s) => roundUp(s * 1.8, 500_000) - s, true);
-  add(customerByCode(org, 'LRC'), `LRC-PO-${rng.int(2000, 2999)}`, 'pending', addDays(clock.today, 12), 12, () => 2_500_000, false);
-  add(customerByCode(org, 'SLMC'), `SL-${rng.digits(6)}`, 'cancelled', addDays(firstDay, 60), 6, () => 4_000_000, false);
+  add(
+    customerByCode(org, 'LRC'),
+    `LRC-PO-${rng.int(2000, 2999)}`,
+    'pending',
+    addDays(clock.today, 12),
+    12,
+    () => 2_500_000,
+    false,
+  );
+  add(
+    customerByCode(org, 'SLMC'),
+    `SL-${rng.digits(6)}`,
+    'cancelled',
+    addDays(firstDay, 60),
+    6,
+    () => 4_000_000,
+    false,
+  );
   return orders;
 }

@@ -3,10 +3,10 @@
  * Manifest: its status at the generation instant, soil and clean bins with one-decimal weights, totals,
  * variance, billed amount and delivery signature.
  */
-import type { Bin, BinItem, Manifest, ManifestType, ManifestStatus } from '../model.ts';
-import { pieceWeight, type CustomerRt, type Org } from './org.ts';
+import type { Bin, BinItem, Manifest, ManifestStatus, ManifestType } from '../model.ts';
+import { type CustomerRt, type Org, pieceWeight } from './org.ts';
 import { lb, type Rng } from './prng.ts';
-import { isoOf, type Clock } from './time.ts';
+import { type Clock, isoOf } from './time.ts';
 
 /** Planned instants (ms) of each lifecycle step. */
 export interface Stamps {
@@ -68,8 +68,14 @@ function statusAt(stamps: Stamps, now: number): ManifestStatus {
 function makeBin(ctx: BinContext, side: 'soil' | 'clean', content: string, netTenths: number, items: BinItem[]): Bin {
   const tare = ctx.rng.int(380, 620);
   return {
-    id: ctx.rng.id(), side, content, bin_ticket_number: ctx.nextTicket(),
-    gross_lb: lb(tare + netTenths), tare_lb: lb(tare), net_lb: lb(netTenths), items,
+    id: ctx.rng.id(),
+    side,
+    content,
+    bin_ticket_number: ctx.nextTicket(),
+    gross_lb: lb(tare + netTenths),
+    tare_lb: lb(tare),
+    net_lb: lb(netTenths),
+    items,
   };
 }
 
@@ -99,7 +105,12 @@ function cleanBins(ctx: BinContext, customerId: string, pieces: readonly Piece[]
   const bins: Bin[] = [];
   for (const [content, group] of groups) {
     const net = Math.max(1, Math.round(piecesTenths(ctx.org, customerId, group) * ctx.rng.float(0.985, 1.015)));
-    const items: BinItem[] = group.map((p) => ({ item_id: p.itemId, item_name: p.itemName, piece_count: p.count, disposition: p.disposition }));
+    const items: BinItem[] = group.map((p) => ({
+      item_id: p.itemId,
+      item_name: p.itemName,
+      piece_count: p.count,
+      disposition: p.disposition,
+    }));
     bins.push(makeBin(ctx, 'clean', content, net, items));
   }
   return bins;
@@ -122,7 +133,8 @@ export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
   const cleanWeighed = status === 'cleaned' || status === 'staged' || status === 'delivered';
   const delivered = status === 'delivered';
   const cleanPieces = plan.pieces.filter((p) => p.disposition === 'clean').reduce((t, p) => t + p.count, 0);
-  const variance = soilWeighed && cleanWeighed ? Math.round(((soilTenths - cleanTenths) * 1000) / soilTenths) / 1000 : null;
+  const variance =
+    soilWeighed && cleanWeighed ? Math.round(((soilTenths - cleanTenths) * 1000) / soilTenths) / 1000 : null;
   const signer = delivered ? ctx.rng.pick(plan.customer.spec.signers) : null;
   const deliveredAt = delivered ? isoOf(s.delivered) : null;
   const tolerance = ctx.org.organization.variance_tolerance;
@@ -147,7 +159,8 @@ export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
     variance_pct: variance,
     variance_within_tolerance: variance === null ? null : variance >= tolerance.min && variance <= tolerance.max,
     parent_manifest_id: null,
-    amount_cents: delivered && plan.type === 'normal' ? Math.round((cleanTenths * plan.customer.spec.centsPerLb) / 10) : null,
+    amount_cents:
+      delivered && plan.type === 'normal' ? Math.round((cleanTenths * plan.customer.spec.centsPerLb) / 10) : null,
     currency: 'usd',
     bins: [...(soilWeighed ? soil : []), ...(cleanWeighed ? clean : [])],
     held_rewash: null,

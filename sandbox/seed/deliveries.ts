@@ -8,12 +8,15 @@ import { round3 } from './prng.ts';
 import type { Clock } from './time.ts';
 
 /** The usable pieces par of a department (falling back to the customer-wide row), or null. */
-export function effectivePieceParFinder(pars: readonly ParLevel[]): (customerId: string, departmentId: string | null, itemId: string) => number | null {
+export function effectivePieceParFinder(
+  pars: readonly ParLevel[],
+): (customerId: string, departmentId: string | null, itemId: string) => number | null {
   const index = new Map<string, ParLevel>();
   for (const p of pars) index.set(`${p.customer_id}|${p.department_id ?? ''}|${p.item_id}`, p);
   return (customerId, departmentId, itemId) => {
-    const row = (departmentId !== null ? index.get(`${customerId}|${departmentId}|${itemId}`) : undefined)
-      ?? index.get(`${customerId}||${itemId}`);
+    const row =
+      (departmentId !== null ? index.get(`${customerId}|${departmentId}|${itemId}`) : undefined) ??
+      index.get(`${customerId}||${itemId}`);
     return row && row.par_unit === 'pieces' ? row.par_quantity : null;
   };
 }
@@ -65,7 +68,10 @@ export function dailyOrder(a: DailyDeliveryRow, b: DailyDeliveryRow): number {
   return (
     cmp(b.date, a.date) ||
     cmp(a.customer_name, b.customer_name) ||
-    cmp(a.department_name === null ? '' : `~${a.department_name}`, b.department_name === null ? '' : `~${b.department_name}`) ||
+    cmp(
+      a.department_name === null ? '' : `~${a.department_name}`,
+      b.department_name === null ? '' : `~${b.department_name}`,
+    ) ||
     cmp(a.item_name, b.item_name)
   );
 }

@@ -12,7 +12,7 @@ import { buildCartCounts, buildPositions, buildUnitsAndCarts } from './inventory
 import { buildOperations } from './operations.ts';
 import { buildKeys, buildOrg } from './org.ts';
 import { Rng } from './prng.ts';
-import { buildTickets, buildRatings } from './quality.ts';
+import { buildRatings, buildTickets } from './quality.ts';
 import { buildOrders } from './sales.ts';
 import { buildSignals } from './signals.ts';
 import { addDays, Clock, isValidDay } from './time.ts';
@@ -53,7 +53,13 @@ export function generateSandboxData(options: SeedOptions): SandboxData {
   const { units, carts } = buildUnitsAndCarts(root.fork('units'), org);
   const cart_counts = buildCartCounts(root.fork('counts'), clock, units, carts);
   const signals = buildSignals(root.fork('signals'), clock, org, daily_deliveries, inventory, new_linen);
-  const { invoices, payments, purchase_orders } = buildAccounting(root.fork('accounting'), clock, org, firstDay, manifests);
+  const { invoices, payments, purchase_orders } = buildAccounting(
+    root.fork('accounting'),
+    clock,
+    org,
+    firstDay,
+    manifests,
+  );
   const orders = buildOrders(root.fork('sales'), clock, org);
   const tickets = buildTickets(root.fork('tickets'), clock, org);
   const ratings = buildRatings(root.fork('ratings'), clock, org, manifests);

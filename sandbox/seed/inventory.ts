@@ -5,7 +5,7 @@
 import type { Cart, CartCount, CartCountStatus, InventoryPosition, Unit, Weekday } from '../model.ts';
 import { cmp, customerByCode, type Org } from './org.ts';
 import type { Rng } from './prng.ts';
-import { addDays, daysBetween, isoOf, weekdayOf, type Clock } from './time.ts';
+import { addDays, type Clock, daysBetween, isoOf, weekdayOf } from './time.ts';
 
 export function buildPositions(rng: Rng, org: Org): InventoryPosition[] {
   const out: InventoryPosition[] = [];
@@ -13,7 +13,8 @@ export function buildPositions(rng: Rng, org: Org): InventoryPosition[] {
     if (c.spec.isGroup) continue;
     for (const itemId of org.customer_items[c.id] ?? []) {
       let daily = 0;
-      for (const d of [...c.depts, ...(c.wide ? [c.wide] : [])]) for (const l of d.lines) if (l.itemId === itemId) daily += l.target;
+      for (const d of [...c.depts, ...(c.wide ? [c.wide] : [])])
+        for (const l of d.lines) if (l.itemId === itemId) daily += l.target;
       daily = Math.max(daily, 20);
       const pack = org.itemSpecById.get(itemId)?.pack ?? 12;
       out.push({
@@ -37,11 +38,18 @@ export function buildPositions(rng: Rng, org: Org): InventoryPosition[] {
 }
 
 const KIND_LABEL: Record<Cart['kind'], string> = {
-  cart: 'Cart', closet: 'Clean Linen Closet', linen_room: 'Linen Room', exchange_cart: 'Exchange Cart',
+  cart: 'Cart',
+  closet: 'Clean Linen Closet',
+  linen_room: 'Linen Room',
+  exchange_cart: 'Exchange Cart',
 };
 const COUNT_DAYS: readonly Weekday[][] = [
-  ['mon', 'wed', 'fri'], ['tue', 'thu'], ['mon', 'tue', 'wed', 'thu', 'fri'], ['sun', 'wed'],
-  ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'], ['mon', 'thu'],
+  ['mon', 'wed', 'fri'],
+  ['tue', 'thu'],
+  ['mon', 'tue', 'wed', 'thu', 'fri'],
+  ['sun', 'wed'],
+  ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'],
+  ['mon', 'thu'],
 ];
 
 export function buildUnitsAndCarts(rng: Rng, org: Org): { units: Unit[]; carts: Cart[] } {
@@ -53,8 +61,15 @@ export function buildUnitsAndCarts(rng: Rng, org: Org): { units: Unit[]; carts: 
   for (const c of org.customers) {
     c.spec.units.forEach((spec, unitIndex) => {
       const unit: Unit = {
-        id: rng.id(), customer_id: c.id, name: spec.name, building: spec.building, floor: spec.floor,
-        unit_type: spec.unitType, cost_center: spec.costCenter, cart_count: 0, is_active: spec.active,
+        id: rng.id(),
+        customer_id: c.id,
+        name: spec.name,
+        building: spec.building,
+        floor: spec.floor,
+        unit_type: spec.unitType,
+        cost_center: spec.costCenter,
+        cart_count: 0,
+        is_active: spec.active,
       };
       // St. Luke's first unit keeps a retired cart next to its live one.
       const retiredCartHere = c === stLukes && unitIndex === 0;
@@ -63,14 +78,21 @@ export function buildUnitsAndCarts(rng: Rng, org: Org): { units: Unit[]; carts: 
         const kind = kinds[k++ % kinds.length] ?? 'cart';
         const parItems = rng.sample(org.customer_items[c.id] ?? [], rng.int(3, 5));
         carts.push({
-          id: rng.id(), customer_id: c.id, unit_id: unit.id,
+          id: rng.id(),
+          customer_id: c.id,
+          unit_id: unit.id,
           name: `${spec.name} ${KIND_LABEL[kind]}${count > 1 ? ` ${String.fromCharCode(65 + i)}` : ''}`,
-          unit_name: unit.name, kind,
+          unit_name: unit.name,
+          kind,
           stocking_method: rng.chance(0.6) ? 'fixed' : 'census',
           count_days: rng.pick(COUNT_DAYS).slice(),
           is_active: spec.active && !(retiredCartHere && i === count - 1),
           par: parItems
-            .map((itemId) => ({ item_id: itemId, item_name: org.itemById.get(itemId)?.name ?? '', par_quantity: 2 * rng.int(4, 30) }))
+            .map((itemId) => ({
+              item_id: itemId,
+              item_name: org.itemById.get(itemId)?.name ?? '',
+              par_quantity: 2 * rng.int(4, 30),
+            }))
             .sort((a, b) => cmp(a.item_name, b.item_name)),
         });
       }
@@ -111,11 +133,16 @@ export function buildCartCounts(rng: Rng, clock: Clock, units: Unit[], carts: Ca
     const lines = cart.par.map((p, i) => {
       let onHand = 0;
       if (status === 'assumed') onHand = Math.round(p.par_quantity * rng.float(0.3, 0.7));
-      else if (counted || (status === 'in_progress' && i % 2 === 0)) onHand = Math.round(p.par_quantity * rng.float(0.1, 1.15));
+      else if (counted || (status === 'in_progress' && i % 2 === 0))
+        onHand = Math.round(p.par_quantity * rng.float(0.1, 1.15));
       const required = Math.max(0, p.par_quantity - onHand);
       const filled = counted || status === 'assumed';
       return {
-        item_id: p.item_id, item_name: p.item_name, par: p.par_quantity, on_hand: onHand, required,
+        item_id: p.item_id,
+        item_name: p.item_name,
+        par: p.par_quantity,
+        on_hand: onHand,
+        required,
         delivered: filled ? Math.max(0, required + (status === 'verified' && rng.chance(0.2) ? rng.int(-2, 2) : 0)) : 0,
         extra: filled && rng.chance(0.15) ? rng.int(1, 6) : 0,
         returned: filled && rng.chance(0.1) ? rng.int(1, 4) : 0,
@@ -123,8 +150,15 @@ export function buildCartCounts(rng: Rng, clock: Clock, units: Unit[], carts: Ca
     });
     const unit = unitById.get(cart.unit_id);
     out.push({
-      id: rng.id(), customer_id: cart.customer_id, cart_id: cart.id, cart_name: cart.name,
-      unit_id: cart.unit_id, unit_name: unit?.name ?? null, date, status, unscheduled,
+      id: rng.id(),
+      customer_id: cart.customer_id,
+      cart_id: cart.id,
+      cart_name: cart.name,
+      unit_id: cart.unit_id,
+      unit_name: unit?.name ?? null,
+      date,
+      status,
+      unscheduled,
       counted_at: counted ? isoOf(countedMs) : null,
       verified_at: status === 'verified' ? isoOf(verifiedMs) : null,
       lines,

@@ -4,12 +4,12 @@
  * return it. Manifest numbers are assigned last, in creation order, per calendar year.
  */
 import type { LocalDate, Manifest, ManifestRef, RewashBatch, Weekday } from '../model.ts';
-import { assemble, drawVariance, type BinContext, type ManifestPlan, type Piece, type Stamps } from './bins.ts';
-import { customerByCode, type CustomerRt, type DeptRt, type Org } from './org.ts';
+import { assemble, type BinContext, drawVariance, type ManifestPlan, type Piece, type Stamps } from './bins.ts';
+import { numberByYear } from './numbers.ts';
+import { type CustomerRt, customerByCode, type DeptRt, type Org } from './org.ts';
 import { pad, type Rng } from './prng.ts';
 import { buildRewash, type HeldRewash } from './rewash.ts';
-import { addDays, daysBetween, weekdayOf, type Clock } from './time.ts';
-import { numberByYear } from './numbers.ts';
+import { addDays, type Clock, daysBetween, weekdayOf } from './time.ts';
 
 export interface Operations {
   manifests: Manifest[];
@@ -31,7 +31,13 @@ function dailyPieces(rng: Rng, org: Org, dept: DeptRt, recent: number, forceHold
     else if (spec.overDays !== undefined && recent >= 0 && recent < spec.overDays) factor = rng.float(1.2, 1.42);
     else factor = 0.7 + 0.4 * ((rng.next() + rng.next()) / 2);
     const count = Math.max(1, Math.round(line.target * factor));
-    const piece: Piece = { itemId: line.itemId, itemName: line.itemName, count, disposition: 'clean', content: contentOf(org, line.itemId) };
+    const piece: Piece = {
+      itemId: line.itemId,
+      itemName: line.itemName,
+      count,
+      disposition: 'clean',
+      content: contentOf(org, line.itemId),
+    };
     pieces.push(piece);
     if (spec.shortDays === undefined) eligible.push(piece);
   }
@@ -50,14 +56,19 @@ function dailyPieces(rng: Rng, org: Org, dept: DeptRt, recent: number, forceHold
 
 /** Collected the morning before, washed that evening, staged overnight, delivered in the morning. */
 function deliveryStamps(rng: Rng, clock: Clock, day: LocalDate, lag: 'none' | 'staged' | 'cleaned' = 'none'): Stamps {
-  const t = (d: LocalDate, fromMin: number, spanMin: number): number => clock.ms(d, fromMin + rng.int(0, spanMin * 60) / 60);
+  const t = (d: LocalDate, fromMin: number, spanMin: number): number =>
+    clock.ms(d, fromMin + rng.int(0, spanMin * 60) / 60);
   const prev = addDays(day, -1);
   const created = t(prev, 480, 360);
   const picked = created + rng.int(20, 120) * 60_000;
   const received = picked + rng.int(40, 150) * 60_000;
   const stamps: Stamps = {
-    created, picked_up: picked, received,
-    cleaned: t(prev, 1200, 210), staged: t(day, 180, 120), delivered: t(day, 360, 270),
+    created,
+    picked_up: picked,
+    received,
+    cleaned: t(prev, 1200, 210),
+    staged: t(day, 180, 120),
+    delivered: t(day, 360, 270),
   };
   // Part of today's run is still at the plant at the generation instant (noon).
   if (lag === 'staged') {
@@ -89,7 +100,10 @@ export function buildOperations(rng: Rng, clock: Clock, org: Org, firstDay: Loca
   let todays = 0;
   for (const customer of org.customers) {
     if (customer.spec.isGroup) continue;
-    const runs: { dept: DeptRt; days: readonly Weekday[] }[] = customer.depts.map((dept) => ({ dept, days: customer.spec.deliveryDays }));
+    const runs: { dept: DeptRt; days: readonly Weekday[] }[] = customer.depts.map((dept) => ({
+      dept,
+      days: customer.spec.deliveryDays,
+    }));
     if (customer.wide && customer.spec.wide) runs.push({ dept: customer.wide, days: customer.spec.wide.days });
     const recentCounters = new Map<DeptRt, number>();
     for (let i = span; i >= 0; i--) {
@@ -104,13 +118,19 @@ export function buildOperations(rng: Rng, clock: Clock, org: Org, firstDay: Loca
           recentCounters.set(dept, recent + 1);
         }
         // About a third of today's deliveries are still staged, a few only cleaned.
-        const lag = day !== clock.today ? 'none' : todays++ % 5 === 1 ? 'cleaned' : todays % 3 === 0 ? 'staged' : 'none';
+        const lag =
+          day !== clock.today ? 'none' : todays++ % 5 === 1 ? 'cleaned' : todays % 3 === 0 ? 'staged' : 'none';
         // The newest delivery of each customer's first department holds some rewash, so pending batches exist.
         const forceHold = recent === 0 && dept === customer.depts[0];
         add({
-          type: 'normal', customer, departmentId: dept.id, departmentName: dept.name,
-          stamps: deliveryStamps(rng, clock, day, lag), pieces: dailyPieces(rng, org, dept, recent, forceHold),
-          variance: drawVariance(rng), soilContent: 'mixed_linen',
+          type: 'normal',
+          customer,
+          departmentId: dept.id,
+          departmentName: dept.name,
+          stamps: deliveryStamps(rng, clock, day, lag),
+          pieces: dailyPieces(rng, org, dept, recent, forceHold),
+          variance: drawVariance(rng),
+          soilContent: 'mixed_linen',
         });
       }
     }
@@ -124,21 +144,44 @@ export function buildOperations(rng: Rng, clock: Clock, org: Org, firstDay: Loca
   link(manifests, rewash.batches);
 
   manifests.sort(manifestOrder);
-  rewash.batches.sort((a, b) => (a.discovered_at === b.discovered_at ? (a.id < b.id ? -1 : 1) : a.discovered_at < b.discovered_at ? 1 : -1));
+  rewash.batches.sort((a, b) =>
+    a.discovered_at === b.discovered_at ? (a.id < b.id ? -1 : 1) : a.discovered_at < b.discovered_at ? 1 : -1,
+  );
   return { manifests, rewash_batches: rewash.batches };
 }
 
 /** New linen put into circulation every few weeks, plus one received today and not yet washed. */
-function addNewLinen(rng: Rng, clock: Clock, org: Org, firstDay: LocalDate, add: (plan: ManifestPlan) => Manifest | null): void {
+function addNewLinen(
+  rng: Rng,
+  clock: Clock,
+  org: Org,
+  firstDay: LocalDate,
+  add: (plan: ManifestPlan) => Manifest | null,
+): void {
   const plan = (customer: CustomerRt, dept: DeptRt, stamps: Stamps): ManifestPlan => {
-    const lines = rng.sample(dept.lines.filter((l) => l.spec.shortDays === undefined), rng.int(1, 3));
+    const lines = rng.sample(
+      dept.lines.filter((l) => l.spec.shortDays === undefined),
+      rng.int(1, 3),
+    );
     const pieces: Piece[] = lines.map((l) => {
       const pack = org.itemSpecById.get(l.itemId)?.pack ?? 12;
-      return { itemId: l.itemId, itemName: l.itemName, count: pack * rng.int(2, 10), disposition: 'clean', content: 'new_linen' };
+      return {
+        itemId: l.itemId,
+        itemName: l.itemName,
+        count: pack * rng.int(2, 10),
+        disposition: 'clean',
+        content: 'new_linen',
+      };
     });
     return {
-      type: 'new_linen', customer, departmentId: dept.id, departmentName: dept.name, stamps, pieces,
-      variance: rng.float(0.005, 0.03), soilContent: 'new_linen',
+      type: 'new_linen',
+      customer,
+      departmentId: dept.id,
+      departmentName: dept.name,
+      stamps,
+      pieces,
+      variance: rng.float(0.005, 0.03),
+      soilContent: 'new_linen',
     };
   };
   for (const code of ['MGH', 'SLMC', 'HH', 'LRC']) {
@@ -157,15 +200,23 @@ function addNewLinen(rng: Rng, clock: Clock, org: Org, firstDay: LocalDate, add:
   const picked = created + rng.int(20, 30) * 60_000;
   const received = picked + rng.int(40, 60) * 60_000;
   const tomorrow = addDays(clock.today, 1);
-  add(plan(hotel, hotel.depts[0] as DeptRt, {
-    created, picked_up: picked, received,
-    cleaned: clock.ms(clock.today, 1260), staged: clock.ms(tomorrow, 240), delivered: clock.ms(tomorrow, 420),
-  }));
+  add(
+    plan(hotel, hotel.depts[0] as DeptRt, {
+      created,
+      picked_up: picked,
+      received,
+      cleaned: clock.ms(clock.today, 1260),
+      staged: clock.ms(tomorrow, 240),
+      delivered: clock.ms(tomorrow, 420),
+    }),
+  );
 }
 
 /** `MAN-YY-######` in creation order; the counter restarts each calendar year. */
 function number(rng: Rng, clock: Clock, manifests: Manifest[]): void {
-  manifests.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
+  manifests.sort((a, b) =>
+    a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
+  );
   numberByYear(manifests, {
     prefix: 'MAN',
     digits: 6,
@@ -191,7 +242,10 @@ function link(manifests: Manifest[], batches: RewashBatch[]): void {
   for (const batch of batches) {
     batch.parent_manifest = ref(batch.parent_manifest.id);
     if (batch.consumed_by_manifest) {
-      batch.consumed_by_manifest = { ...ref(batch.consumed_by_manifest.id), delivered_at: batch.consumed_by_manifest.delivered_at };
+      batch.consumed_by_manifest = {
+        ...ref(batch.consumed_by_manifest.id),
+        delivered_at: batch.consumed_by_manifest.delivered_at,
+      };
     }
   }
 }

@@ -2,11 +2,9 @@
  * The organization, its customers, departments, catalog, par levels and API keys, with ids drawn from the seed.
  * Also holds the runtime view of what each department receives, which the operations module schedules.
  */
-import type {
-  ApiKey, Customer, Department, Item, Organization, ParLevel, Unit,
-} from '../model.ts';
-import { CUSTOMERS, FALLBACK_PIECE_LB, ITEMS, WEIGHT_OVERRIDES } from './catalog.ts';
+import type { ApiKey, Customer, Department, Item, Organization, ParLevel, Unit } from '../model.ts';
 import type { CustomerSpec, ItemSpec, LineSpec } from './catalog.ts';
+import { CUSTOMERS, FALLBACK_PIECE_LB, ITEMS, WEIGHT_OVERRIDES } from './catalog.ts';
 import type { Rng } from './prng.ts';
 import { addDays, type Clock } from './time.ts';
 
@@ -67,8 +65,12 @@ export function buildOrg(rng: Rng, clock: Clock): Org {
   };
 
   const items: Item[] = ITEMS.map((spec) => ({
-    id: rng.id(), sku: spec.sku, name: spec.name, category: spec.category,
-    unit_of_measure: spec.unit_of_measure, weight_lb: spec.weight_lb,
+    id: rng.id(),
+    sku: spec.sku,
+    name: spec.name,
+    category: spec.category,
+    unit_of_measure: spec.unit_of_measure,
+    weight_lb: spec.weight_lb,
   }));
   const itemByName = new Map(items.map((item) => [item.name, item]));
   const itemById = new Map(items.map((item) => [item.id, item]));
@@ -97,7 +99,12 @@ export function buildOrg(rng: Rng, clock: Clock): Org {
     };
     const line = (l: LineSpec): LineRt => {
       const item = itemOf(l.item);
-      return { itemId: item.id, itemName: item.name, target: l.par === 'fallback' ? wideParOf(l.item) : l.level, spec: l };
+      return {
+        itemId: item.id,
+        itemName: item.name,
+        target: l.par === 'fallback' ? wideParOf(l.item) : l.level,
+        spec: l,
+      };
     };
     const depts: DeptRt[] = spec.departments.map((d) => ({ id: rng.id(), name: d.name, lines: d.lines.map(line) }));
     const wide: DeptRt | null = spec.wide ? { id: null, name: null, lines: spec.wide.lines.map(line) } : null;
@@ -108,12 +115,16 @@ export function buildOrg(rng: Rng, clock: Clock): Org {
     const rt: CustomerRt = { spec, id, name: spec.name, currency: spec.currency, depts, wide, itemIds: [...itemIds] };
     customers.push(rt);
     const deptRecords: Department[] = depts.map((d, i) => ({
-      id: d.id as string, customer_id: id, name: d.name as string,
+      id: d.id as string,
+      customer_id: id,
+      name: d.name as string,
       cost_center_code: spec.departments[i]?.costCenter ?? null,
     }));
     departments.push(...deptRecords);
     customerRecords.push({
-      id, name: spec.name, is_group: spec.isGroup,
+      id,
+      name: spec.name,
+      is_group: spec.isGroup,
       created_at: clock.iso(addDays(clock.today, -spec.ageDays), 9 * 60 + rng.int(0, 420)),
       departments: deptRecords.map((d) => ({ id: d.id, name: d.name })).sort(byName),
     });
@@ -132,31 +143,74 @@ export function buildOrg(rng: Rng, clock: Clock): Org {
     for (const d of depts) {
       for (const l of d.lines) {
         if (l.spec.par === 'pieces') {
-          pars.push({ customer_id: id, department_id: d.id, department_name: d.name, item_id: l.itemId, item_name: l.itemName, par_quantity: l.spec.level, par_unit: 'pieces', reorder_threshold: threshold(l.spec.level) });
+          pars.push({
+            customer_id: id,
+            department_id: d.id,
+            department_name: d.name,
+            item_id: l.itemId,
+            item_name: l.itemName,
+            par_quantity: l.spec.level,
+            par_unit: 'pieces',
+            reorder_threshold: threshold(l.spec.level),
+          });
         } else if (l.spec.par === 'cart_loads') {
           const loads = l.spec.cartLoads ?? 1;
-          pars.push({ customer_id: id, department_id: d.id, department_name: d.name, item_id: l.itemId, item_name: l.itemName, par_quantity: loads, par_unit: 'cart_loads', reorder_threshold: rng.chance(0.5) ? 0 : 1 });
+          pars.push({
+            customer_id: id,
+            department_id: d.id,
+            department_name: d.name,
+            item_id: l.itemId,
+            item_name: l.itemName,
+            par_quantity: loads,
+            par_unit: 'cart_loads',
+            reorder_threshold: rng.chance(0.5) ? 0 : 1,
+          });
         }
       }
     }
     const wideRows = [...(spec.wide?.lines.map((l) => ({ item: l.item, par: l.level })) ?? []), ...spec.wideParOnly];
     for (const row of wideRows) {
       const item = itemOf(row.item);
-      pars.push({ customer_id: id, department_id: null, department_name: null, item_id: item.id, item_name: item.name, par_quantity: row.par, par_unit: 'pieces', reorder_threshold: threshold(row.par) });
+      pars.push({
+        customer_id: id,
+        department_id: null,
+        department_name: null,
+        item_id: item.id,
+        item_name: item.name,
+        par_quantity: row.par,
+        par_unit: 'pieces',
+        reorder_threshold: threshold(row.par),
+      });
     }
   }
 
   const byCode = new Map(customers.map((c) => [c.spec.code, c]));
   const byId = new Map(customers.map((c) => [c.id, c]));
   const customerName = (cid: string): string => byId.get(cid)?.name ?? '';
-  pars.sort((a, b) =>
-    cmp(customerName(a.customer_id), customerName(b.customer_id)) ||
-    cmp(a.department_name === null ? '' : `~${a.department_name}`, b.department_name === null ? '' : `~${b.department_name}`) ||
-    cmp(a.item_name, b.item_name));
+  pars.sort(
+    (a, b) =>
+      cmp(customerName(a.customer_id), customerName(b.customer_id)) ||
+      cmp(
+        a.department_name === null ? '' : `~${a.department_name}`,
+        b.department_name === null ? '' : `~${b.department_name}`,
+      ) ||
+      cmp(a.item_name, b.item_name),
+  );
 
   return {
-    organization, customers, byCode, byId, items: items.slice().sort(byName), itemById, itemByName, itemSpecById,
-    customerRecords: customerRecords.sort(byName), departments: departments.sort(byName), customer_items, weight_overrides, pars,
+    organization,
+    customers,
+    byCode,
+    byId,
+    items: items.slice().sort(byName),
+    itemById,
+    itemByName,
+    itemSpecById,
+    customerRecords: customerRecords.sort(byName),
+    departments: departments.sort(byName),
+    customer_items,
+    weight_overrides,
+    pars,
   };
 }
 
@@ -190,9 +244,24 @@ export function buildKeys(rng: Rng, org: Org, units: Unit[]): ApiKey[] {
   const mh = customerByCode(org, 'MH').id;
   const mgh = customerByCode(org, 'MGH').id;
   const hh = customerByCode(org, 'HH').id;
-  const counted = units.filter((u) => u.customer_id === mgh && u.is_active).slice(0, 2).map((u) => u.id);
-  const key = (secret: string, label: string, customer_ids: string[], scopes: ApiKey['scopes'], extra: Partial<ApiKey> = {}): ApiKey => ({
-    secret, key_id: `key_${rng.token(12)}`, label, customer_ids, scopes, revoked: false, ...extra,
+  const counted = units
+    .filter((u) => u.customer_id === mgh && u.is_active)
+    .slice(0, 2)
+    .map((u) => u.id);
+  const key = (
+    secret: string,
+    label: string,
+    customer_ids: string[],
+    scopes: ApiKey['scopes'],
+    extra: Partial<ApiKey> = {},
+  ): ApiKey => ({
+    secret,
+    key_id: `key_${rng.token(12)}`,
+    label,
+    customer_ids,
+    scopes,
+    revoked: false,
+    ...extra,
   });
   return [
     key(DEMO_KEYS.allAccess, 'All access (demo)', all, ['processing', 'accounting', 'direct_sales']),

@@ -114,7 +114,6 @@ export class Rng {
   }
 }
 
-
 /** Rounds to three decimals (fractions such as variance and fill rate); never yields -0. */
 export function round3(value: number): number {
   return Math.round(value * 1000) / 1000 + 0;
@@ -128,4 +127,3 @@ export function lb(tenths: number): number {
 export function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
-

@@ -2,34 +2,87 @@
  * Quality tickets (with their customer-visible history) and delivery ratings.
  */
 import type { Manifest, QualityTicket, Rating, TicketStatus } from '../model.ts';
+import { numberByYear } from './numbers.ts';
 import { cmp, customerByCode, type Org } from './org.ts';
 import { pad, type Rng } from './prng.ts';
-import { addDays, daysBetween, isoOf, yy, type Clock } from './time.ts';
-import { numberByYear } from './numbers.ts';
+import { addDays, type Clock, daysBetween, isoOf, yy } from './time.ts';
 
 export const KIND_LABELS: Record<string, string> = {
-  stain: 'Stain', rip_damage: 'Rip / damage', shortage: 'Shortage', wrong_item: 'Wrong item',
-  late_delivery: 'Late delivery', billing_dispute: 'Billing dispute', other: 'Other',
-  complaint: 'Complaint', missing_linen: 'Missing linen', damage_claim: 'Damage claim',
+  stain: 'Stain',
+  rip_damage: 'Rip / damage',
+  shortage: 'Shortage',
+  wrong_item: 'Wrong item',
+  late_delivery: 'Late delivery',
+  billing_dispute: 'Billing dispute',
+  other: 'Other',
+  complaint: 'Complaint',
+  missing_linen: 'Missing linen',
+  damage_claim: 'Damage claim',
 };
 export const STATUS_LABELS: Record<TicketStatus, QualityTicket['status_label']> = {
-  new: 'Submitted', acknowledged: 'Acknowledged', in_progress: 'In progress', resolved: 'Resolved', verified: 'Resolved',
+  new: 'Submitted',
+  acknowledged: 'Acknowledged',
+  in_progress: 'In progress',
+  resolved: 'Resolved',
+  verified: 'Resolved',
 };
 const RANK: Record<TicketStatus, number> = { new: 0, acknowledged: 1, in_progress: 2, resolved: 3, verified: 4 };
 
 /** [kind, customer code, subject, status, age in days (`prev` = last calendar year), resolution note] */
 type TicketSpec = [string, string, string, TicketStatus, number | 'prev', string | null];
 const TICKETS: TicketSpec[] = [
-  ['stain', 'MGH', 'Blood stains on ICU flat sheets after wash', 'verified', 150, 'Re-run through the stain program; sheets replaced from stock.'],
-  ['rip_damage', 'SLMC', 'Torn bath blankets in Emergency delivery', 'resolved', 40, 'Eleven blankets retired and credited.'],
+  [
+    'stain',
+    'MGH',
+    'Blood stains on ICU flat sheets after wash',
+    'verified',
+    150,
+    'Re-run through the stain program; sheets replaced from stock.',
+  ],
+  [
+    'rip_damage',
+    'SLMC',
+    'Torn bath blankets in Emergency delivery',
+    'resolved',
+    40,
+    'Eleven blankets retired and credited.',
+  ],
   ['shortage', 'MGH', 'Bath towels short at ICU again', 'in_progress', 5, null],
-  ['wrong_item', 'HH', 'Received patient gowns instead of spa robes', 'resolved', 70, 'Cart mislabeled at staging; robes delivered the same afternoon.'],
+  [
+    'wrong_item',
+    'HH',
+    'Received patient gowns instead of spa robes',
+    'resolved',
+    70,
+    'Cart mislabeled at staging; robes delivered the same afternoon.',
+  ],
   ['late_delivery', 'SLMC', 'Saturday delivery arrived after 11:00', 'acknowledged', 3, null],
   ['billing_dispute', 'SLMC', 'Fuel surcharge on invoice higher than contract', 'in_progress', 12, null],
   ['other', 'LRC', 'Please update delivery contact for Hydrotherapy', 'new', 1, null],
-  ['complaint', 'MGH', 'Driver blocked the ambulance bay during drop-off', 'verified', 'prev', 'Route changed to use Dock B; driver briefed.'],
-  ['missing_linen', 'MWSC', 'Missing bath blankets from PACU order', 'resolved', 100, 'Two carts found at the plant and delivered.'],
-  ['damage_claim', 'HH', 'Damage claim: tablecloths returned with burn holes', 'verified', 130, 'Claim accepted for 14 tablecloths.'],
+  [
+    'complaint',
+    'MGH',
+    'Driver blocked the ambulance bay during drop-off',
+    'verified',
+    'prev',
+    'Route changed to use Dock B; driver briefed.',
+  ],
+  [
+    'missing_linen',
+    'MWSC',
+    'Missing bath blankets from PACU order',
+    'resolved',
+    100,
+    'Two carts found at the plant and delivered.',
+  ],
+  [
+    'damage_claim',
+    'HH',
+    'Damage claim: tablecloths returned with burn holes',
+    'verified',
+    130,
+    'Claim accepted for 14 tablecloths.',
+  ],
   ['stain', 'HH', 'Makeup stains on pillowcases (Housekeeping)', 'new', 0, null],
   ['shortage', 'HH', 'Napkins short for Saturday banquet', 'acknowledged', 2, null],
   ['stain', 'LRC', 'Rust spots on fitted sheets', 'in_progress', 9, null],
@@ -37,18 +90,48 @@ const TICKETS: TicketSpec[] = [
   ['rip_damage', 'MGH', 'Patient gowns with broken snaps', 'resolved', 25, 'Snap supplier changed; 40 gowns repaired.'],
   ['wrong_item', 'MWSC', 'Scrub pants sizes mixed in OR delivery', 'acknowledged', 6, null],
   ['shortage', 'SLMC', 'Flat sheets under par in ICU', 'new', 1, null],
-  ['billing_dispute', 'HH', 'Invoice charged for spa slippers we did not receive', 'verified', 55, 'Charge reversed on the next invoice.'],
-  ['other', 'MGH', 'Request: extra cart for Maternity on weekends', 'resolved', 80, 'Weekend cart added from the next cycle.'],
-  ['late_delivery', 'LRC', 'Holiday schedule delivery missed', 'verified', 120, 'Holiday calendar corrected for the year.'],
+  [
+    'billing_dispute',
+    'HH',
+    'Invoice charged for spa slippers we did not receive',
+    'verified',
+    55,
+    'Charge reversed on the next invoice.',
+  ],
+  [
+    'other',
+    'MGH',
+    'Request: extra cart for Maternity on weekends',
+    'resolved',
+    80,
+    'Weekend cart added from the next cycle.',
+  ],
+  [
+    'late_delivery',
+    'LRC',
+    'Holiday schedule delivery missed',
+    'verified',
+    120,
+    'Holiday calendar corrected for the year.',
+  ],
   ['stain', 'SLMC', 'Yellowed pillowcases in Pediatrics', 'acknowledged', 15, null],
-  ['complaint', 'SLMC', 'Driver courtesy at the Tower A dock', 'resolved', 160, 'Spoke with the driver and the route supervisor.'],
+  [
+    'complaint',
+    'SLMC',
+    'Driver courtesy at the Tower A dock',
+    'resolved',
+    160,
+    'Spoke with the driver and the route supervisor.',
+  ],
   ['other', 'MH', 'Quarterly business review for all Mercy sites', 'in_progress', 20, null],
   ['rip_damage', 'HH', 'Bathrobe belts missing or torn', 'new', 3, null],
 ];
 
 const COMMENTS = [
-  'Photos attached from this morning\'s carts.', 'Our route supervisor will check the next delivery.',
-  'Still seeing this on the weekend carts.', 'Plant quality team has pulled samples.',
+  "Photos attached from this morning's carts.",
+  'Our route supervisor will check the next delivery.',
+  'Still seeing this on the weekend carts.',
+  'Plant quality team has pulled samples.',
 ];
 
 export function buildTickets(rng: Rng, clock: Clock, org: Org): QualityTicket[] {
@@ -70,14 +153,37 @@ export function buildTickets(rng: Rng, clock: Clock, org: Org): QualityTicket[] 
     const events: QualityTicket['customer_visible_events'] = [
       { event_type: 'created', actor_kind: 'customer', body: subject, created_at: isoOf(created) },
     ];
-    if (rank >= 1) events.push({ event_type: 'acknowledged', actor_kind: 'provider', body: 'Thanks, we are looking into it.', created_at: isoOf(at(0)) });
+    if (rank >= 1)
+      events.push({
+        event_type: 'acknowledged',
+        actor_kind: 'provider',
+        body: 'Thanks, we are looking into it.',
+        created_at: isoOf(at(0)),
+      });
     if (rank >= 2) {
       const t = at(1);
-      events.push({ event_type: 'comment', actor_kind: rng.pick(['customer', 'provider'] as const), body: rng.pick(COMMENTS), created_at: isoOf(t) });
-      events.push({ event_type: 'status_changed', actor_kind: 'system', body: 'Status changed to In progress', created_at: isoOf(t + 1000) });
+      events.push({
+        event_type: 'comment',
+        actor_kind: rng.pick(['customer', 'provider'] as const),
+        body: rng.pick(COMMENTS),
+        created_at: isoOf(t),
+      });
+      events.push({
+        event_type: 'status_changed',
+        actor_kind: 'system',
+        body: 'Status changed to In progress',
+        created_at: isoOf(t + 1000),
+      });
     }
-    if (rank >= 3) events.push({ event_type: 'resolved', actor_kind: 'provider', body: note, created_at: isoOf(at(2)) });
-    if (rank >= 4) events.push({ event_type: 'status_changed', actor_kind: 'customer', body: 'Resolution verified', created_at: isoOf(at(3)) });
+    if (rank >= 3)
+      events.push({ event_type: 'resolved', actor_kind: 'provider', body: note, created_at: isoOf(at(2)) });
+    if (rank >= 4)
+      events.push({
+        event_type: 'status_changed',
+        actor_kind: 'customer',
+        body: 'Resolution verified',
+        created_at: isoOf(at(3)),
+      });
 
     const last = events[events.length - 1];
     return {
@@ -121,8 +227,10 @@ const NOTES: Record<number, string[]> = {
 };
 
 export function buildRatings(rng: Rng, clock: Clock, org: Org, manifests: readonly Manifest[]): Rating[] {
-  const recent = manifests.filter((m) =>
-    m.type === 'normal' && m.delivered_at !== null && daysBetween(clock.localDay(m.delivered_at), clock.today) <= 90);
+  const recent = manifests.filter(
+    (m) =>
+      m.type === 'normal' && m.delivered_at !== null && daysBetween(clock.localDay(m.delivered_at), clock.today) <= 90,
+  );
   const group = customerByCode(org, 'MH');
   const west = customerByCode(org, 'MWSC').id;
   const general = customerByCode(org, 'MGH').id;
@@ -132,7 +240,10 @@ export function buildRatings(rng: Rng, clock: Clock, org: Org, manifests: readon
     chosen.add(m);
     const r = rng.next();
     const quality = r < 0.05 ? 1 : r < 0.13 ? 2 : r < 0.3 ? 3 : r < 0.65 ? 4 : 5;
-    const createdMs = Math.min(Date.parse(m.delivered_at as string) + rng.int(60, 1800) * 60_000, clock.nowMs - 5 * 60_000);
+    const createdMs = Math.min(
+      Date.parse(m.delivered_at as string) + rng.int(60, 1800) * 60_000,
+      clock.nowMs - 5 * 60_000,
+    );
     ratings.push({
       id: rng.id(),
       customer_id: raterId,

@@ -4,7 +4,7 @@
  * pieces back; a few are voided, the newest are still pending.
  */
 import type { Manifest, RewashBatch } from '../model.ts';
-import { assemble, piecesTenths, type BinContext, type ManifestPlan, type Piece } from './bins.ts';
+import { assemble, type BinContext, type ManifestPlan, type Piece, piecesTenths } from './bins.ts';
 import { lb } from './prng.ts';
 import { addDays, daysBetween } from './time.ts';
 
@@ -32,7 +32,8 @@ export function buildRewash(ctx: BinContext, heldList: readonly HeldRewash[]): R
     const deliveredDay = parent.delivered_at ? clock.localDay(parent.delivered_at) : null;
 
     let status: RewashBatch['status'] = 'pending';
-    if (deliveredDay !== null && daysBetween(deliveredDay, clock.today) > 1) status = rng.chance(0.12) ? 'voided' : 'consumed';
+    if (deliveredDay !== null && daysBetween(deliveredDay, clock.today) > 1)
+      status = rng.chance(0.12) ? 'voided' : 'consumed';
 
     let child: Manifest | null = null;
     let damagedTenths = 0;
@@ -43,7 +44,9 @@ export function buildRewash(ctx: BinContext, heldList: readonly HeldRewash[]): R
       const picked = created + rng.int(5, 15) * 60_000;
       const received = picked + rng.int(10, 30) * 60_000;
       const stamps = {
-        created, picked_up: picked, received,
+        created,
+        picked_up: picked,
+        received,
         cleaned: clock.ms(day1, 1200 + rng.int(0, 10800) / 60),
         staged: clock.ms(day2, 180 + rng.int(0, 7200) / 60),
         delivered: clock.ms(day2, 360 + rng.int(0, 16200) / 60),
@@ -58,8 +61,15 @@ export function buildRewash(ctx: BinContext, heldList: readonly HeldRewash[]): R
       pieces.push(...damaged);
       damagedTenths = Math.min(heldTenths, piecesTenths(org, plan.customer.id, damaged));
       child = assemble(ctx, {
-        type: 'rewash', customer: plan.customer, departmentId: plan.departmentId, departmentName: plan.departmentName,
-        stamps, pieces, variance: 0, soilContent: 'mixed_linen', soilTenths: heldTenths,
+        type: 'rewash',
+        customer: plan.customer,
+        departmentId: plan.departmentId,
+        departmentName: plan.departmentName,
+        stamps,
+        pieces,
+        variance: 0,
+        soilContent: 'mixed_linen',
+        soilTenths: heldTenths,
       });
       if (child) {
         child.parent_manifest_id = parent.id;
@@ -82,7 +92,12 @@ export function buildRewash(ctx: BinContext, heldList: readonly HeldRewash[]): R
       const soilDamage = Math.round(soilTenths * fraction);
       const errorDamage = Math.round(errorTenths * fraction);
       outcomes.push({ fault_class: 'soil', good_lb: lb(soilTenths - soilDamage), damage_lb: lb(soilDamage) });
-      if (errorTenths > 0) outcomes.push({ fault_class: 'processing_error', good_lb: lb(errorTenths - errorDamage), damage_lb: lb(errorDamage) });
+      if (errorTenths > 0)
+        outcomes.push({
+          fault_class: 'processing_error',
+          good_lb: lb(errorTenths - errorDamage),
+          damage_lb: lb(errorDamage),
+        });
     }
 
     batches.push({

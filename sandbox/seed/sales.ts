@@ -3,10 +3,10 @@
  * coats), with per-line decoration charges and order-level shipping.
  */
 import type { DirectSalesOrder, OrderCharge, OrderLine, OrderStage } from '../model.ts';
-import { cmp, customerByCode, type CustomerRt, type Org } from './org.ts';
-import type { Rng } from './prng.ts';
-import { addDays, isoOf, type Clock } from './time.ts';
 import { numberByYear } from './numbers.ts';
+import { type CustomerRt, cmp, customerByCode, type Org } from './org.ts';
+import type { Rng } from './prng.ts';
+import { addDays, type Clock, isoOf } from './time.ts';
 
 interface Product {
   sku: string;
@@ -18,16 +18,72 @@ interface Product {
 }
 
 const HOTEL_PRODUCTS: Product[] = [
-  { sku: 'UNI-HK-TUNIC', description: 'Housekeeping tunic, snap front', sizes: ['S', 'M', 'L', 'XL'], colors: ['Sage', 'Charcoal'], priceCents: 3450, decoration: 'emblem' },
-  { sku: 'UNI-FB-VEST', description: 'Banquet server vest', sizes: ['S', 'M', 'L', 'XL', '2XL'], colors: ['Black'], priceCents: 2875, decoration: 'emblem' },
-  { sku: 'UNI-FB-APRON', description: 'Bistro apron, 4-pocket', sizes: null, colors: ['Black', 'Slate'], priceCents: 1425, decoration: 'embroidery' },
-  { sku: 'SPA-ROBE-WAF', description: 'Waffle spa robe', sizes: ['S/M', 'L/XL'], colors: ['White'], priceCents: 4800, decoration: 'embroidery' },
+  {
+    sku: 'UNI-HK-TUNIC',
+    description: 'Housekeeping tunic, snap front',
+    sizes: ['S', 'M', 'L', 'XL'],
+    colors: ['Sage', 'Charcoal'],
+    priceCents: 3450,
+    decoration: 'emblem',
+  },
+  {
+    sku: 'UNI-FB-VEST',
+    description: 'Banquet server vest',
+    sizes: ['S', 'M', 'L', 'XL', '2XL'],
+    colors: ['Black'],
+    priceCents: 2875,
+    decoration: 'emblem',
+  },
+  {
+    sku: 'UNI-FB-APRON',
+    description: 'Bistro apron, 4-pocket',
+    sizes: null,
+    colors: ['Black', 'Slate'],
+    priceCents: 1425,
+    decoration: 'embroidery',
+  },
+  {
+    sku: 'SPA-ROBE-WAF',
+    description: 'Waffle spa robe',
+    sizes: ['S/M', 'L/XL'],
+    colors: ['White'],
+    priceCents: 4800,
+    decoration: 'embroidery',
+  },
 ];
 const HOSPITAL_PRODUCTS: Product[] = [
-  { sku: 'SCB-TOP-UNI', description: 'Scrub top, unisex V-neck', sizes: ['XS', 'S', 'M', 'L', 'XL', '2XL', '3XL'], colors: ['Ceil Blue', 'Navy', 'Wine'], priceCents: 1650, decoration: 'embroidery' },
-  { sku: 'SCB-PNT-UNI', description: 'Scrub pants, drawstring', sizes: ['XS', 'S', 'M', 'L', 'XL', '2XL', '3XL'], colors: ['Ceil Blue', 'Navy', 'Wine'], priceCents: 1725, decoration: null },
-  { sku: 'LAB-COAT-31', description: 'Lab coat, 31 in.', sizes: ['S', 'M', 'L', 'XL'], colors: ['White'], priceCents: 3995, decoration: 'embroidery' },
-  { sku: 'ISO-GOWN-RU', description: 'Reusable isolation gown', sizes: null, colors: ['Yellow'], priceCents: 2150, decoration: null },
+  {
+    sku: 'SCB-TOP-UNI',
+    description: 'Scrub top, unisex V-neck',
+    sizes: ['XS', 'S', 'M', 'L', 'XL', '2XL', '3XL'],
+    colors: ['Ceil Blue', 'Navy', 'Wine'],
+    priceCents: 1650,
+    decoration: 'embroidery',
+  },
+  {
+    sku: 'SCB-PNT-UNI',
+    description: 'Scrub pants, drawstring',
+    sizes: ['XS', 'S', 'M', 'L', 'XL', '2XL', '3XL'],
+    colors: ['Ceil Blue', 'Navy', 'Wine'],
+    priceCents: 1725,
+    decoration: null,
+  },
+  {
+    sku: 'LAB-COAT-31',
+    description: 'Lab coat, 31 in.',
+    sizes: ['S', 'M', 'L', 'XL'],
+    colors: ['White'],
+    priceCents: 3995,
+    decoration: 'embroidery',
+  },
+  {
+    sku: 'ISO-GOWN-RU',
+    description: 'Reusable isolation gown',
+    sizes: null,
+    colors: ['Yellow'],
+    priceCents: 2150,
+    decoration: null,
+  },
 ];
 
 const FIRST = ['Maria', 'James', 'Aisha', 'Daniel', 'Grace', 'Hiro', 'Lena', 'Samuel', 'Nadia', 'Owen'];
@@ -41,14 +97,15 @@ const ORDERERS: Record<string, string[]> = {
 const LOCATIONS: Record<string, string[]> = {
   HH: ['Harborview Hotel, receiving dock', 'Harborview Hotel, Spa level 2'],
   MGH: ['Mercy General Hospital, Loading Dock B', 'Mercy General Hospital, Surgical Services desk'],
-  SLMC: ['St. Luke\'s Medical Center, Tower A mailroom'],
+  SLMC: ["St. Luke's Medical Center, Tower A mailroom"],
   MWSC: ['Mercy West Surgery Center, front desk'],
 };
 
 /** Stages in the order they are drawn, oldest placements first. */
 const STAGES: { stage: OrderStage; age: [number, number] }[] = [
   ...Array.from({ length: 6 }, () => ({ stage: 'delivered' as const, age: [30, 170] as [number, number] })),
-  { stage: 'cancelled', age: [20, 120] }, { stage: 'cancelled', age: [10, 60] },
+  { stage: 'cancelled', age: [20, 120] },
+  { stage: 'cancelled', age: [10, 60] },
   ...Array.from({ length: 3 }, () => ({ stage: 'shipped' as const, age: [8, 25] as [number, number] })),
   ...Array.from({ length: 4 }, () => ({ stage: 'in_production' as const, age: [4, 20] as [number, number] })),
   ...Array.from({ length: 3 }, () => ({ stage: 'submitted' as const, age: [0, 5] as [number, number] })),
@@ -56,7 +113,14 @@ const STAGES: { stage: OrderStage; age: [number, number] }[] = [
 ];
 
 function charge(rng: Rng, kind: string, description: string, quantity: number, mills: number): OrderCharge {
-  return { id: rng.id(), kind, description, quantity, unit_price_mills: mills, amount_cents: Math.round((quantity * mills) / 10) };
+  return {
+    id: rng.id(),
+    kind,
+    description,
+    quantity,
+    unit_price_mills: mills,
+    amount_cents: Math.round((quantity * mills) / 10),
+  };
 }
 
 export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[] {
@@ -78,14 +142,30 @@ export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[
     const lines: OrderLine[] = rng.sample(products, rng.int(1, individual ? 2 : 4)).map((p, i) => {
       const quantity = individual ? rng.int(2, 5) : rng.int(2, 12) * 6;
       const charges: OrderCharge[] = [];
-      if (p.decoration === 'embroidery' && rng.chance(0.7)) charges.push(charge(rng, 'embroidery', individual ? 'Name and credentials embroidery' : 'Logo embroidery, left chest', quantity, rng.pick([4250, 3875, 5125])));
+      if (p.decoration === 'embroidery' && rng.chance(0.7))
+        charges.push(
+          charge(
+            rng,
+            'embroidery',
+            individual ? 'Name and credentials embroidery' : 'Logo embroidery, left chest',
+            quantity,
+            rng.pick([4250, 3875, 5125]),
+          ),
+        );
       if (p.decoration === 'emblem') charges.push(charge(rng, 'emblem', 'Harborview crest emblem', quantity, 2375));
-      if (p.sku.startsWith('SCB-PNT') && rng.chance(0.4)) charges.push(charge(rng, 'hemming', 'Inseam hemming', quantity, 6500));
+      if (p.sku.startsWith('SCB-PNT') && rng.chance(0.4))
+        charges.push(charge(rng, 'hemming', 'Inseam hemming', quantity, 6500));
       const base = quantity * p.priceCents;
       return {
-        id: rng.id(), line_number: i + 1, sku: p.sku, description: p.description,
-        size: p.sizes ? rng.pick(p.sizes) : null, color: p.colors ? rng.pick(p.colors) : null,
-        quantity, unit_price_cents: p.priceCents, charges,
+        id: rng.id(),
+        line_number: i + 1,
+        sku: p.sku,
+        description: p.description,
+        size: p.sizes ? rng.pick(p.sizes) : null,
+        color: p.colors ? rng.pick(p.colors) : null,
+        quantity,
+        unit_price_cents: p.priceCents,
+        charges,
         subtotal_cents: base + charges.reduce((t, ch) => t + ch.amount_cents, 0),
       };
     });
@@ -94,12 +174,19 @@ export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[
     const subtotal = lines.reduce((t, l) => t + l.subtotal_cents, 0);
 
     const placedDay = addDays(clock.today, -rng.int(age[0], age[1]));
-    const placedMs = Math.min(clock.ms(placedDay, 480 + rng.int(0, 36000) / 60), clock.nowMs - rng.int(20, 180) * 60_000);
+    const placedMs = Math.min(
+      clock.ms(placedDay, 480 + rng.int(0, 36000) / 60),
+      clock.nowMs - rng.int(20, 180) * 60_000,
+    );
     const requestedDay = addDays(placedDay, rng.int(14, 28));
     const committed = stage === 'in_production' || stage === 'shipped' || stage === 'delivered';
     const confirmedDay = addDays(requestedDay, rng.int(-2, 5));
     let deliveredMs: number | null = null;
-    if (stage === 'delivered') deliveredMs = Math.min(clock.ms(addDays(confirmedDay, rng.int(-1, 1)), 600 + rng.int(0, 300)), clock.nowMs - HOUR_MS);
+    if (stage === 'delivered')
+      deliveredMs = Math.min(
+        clock.ms(addDays(confirmedDay, rng.int(-1, 1)), 600 + rng.int(0, 300)),
+        clock.nowMs - HOUR_MS,
+      );
     const first = rng.pick(FIRST);
     const last = rng.pick(LAST);
 
@@ -117,7 +204,11 @@ export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[
       currency: 'usd',
       orderer_name: rng.chance(0.9) ? rng.pick(ORDERERS[buyer.code] ?? ['Front Desk']) : null,
       wearer_name: individual ? `${first} ${last}`.trim() : null,
-      wearer_department: individual ? rng.pick(['Surgery', 'Emergency', 'ICU', 'Sterile Processing']) : hotel ? rng.pick(['Housekeeping', 'Banquets', 'Spa', null]) : null,
+      wearer_department: individual
+        ? rng.pick(['Surgery', 'Emergency', 'ICU', 'Sterile Processing'])
+        : hotel
+          ? rng.pick(['Housekeeping', 'Banquets', 'Spa', null])
+          : null,
       delivery_location: rng.chance(0.85) ? rng.pick(LOCATIONS[buyer.code] ?? ['Receiving']) : null,
       po_number: rng.chance(0.5) ? `PO-${buyer.code}-${rng.digits(5)}` : null,
       line_count: lines.length,

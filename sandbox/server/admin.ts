@@ -28,13 +28,20 @@ export async function handleAdmin(
   const method = req.method ?? 'GET';
   const faultsView = () => ({ settings: deps.faults.settings, queued: deps.faults.pending });
   if (path === '/__sandbox/health') {
-    if (method !== 'GET') throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: 'GET' });
+    if (method !== 'GET')
+      throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: 'GET' });
     const { organization, seeded } = deps.data;
     sendJson(
       res,
       200,
       {
-        data: { status: 'ok', organization: organization.name, time_zone: organization.time_zone, today: deps.today(), seeded },
+        data: {
+          status: 'ok',
+          organization: organization.name,
+          time_zone: organization.time_zone,
+          today: deps.today(),
+          seeded,
+        },
         request_id: requestId,
       },
       headers,
@@ -67,7 +74,9 @@ export async function handleAdmin(
       sendJson(res, 200, { data: faultsView(), request_id: requestId }, headers);
       return;
     }
-    throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: 'GET, POST, DELETE' });
+    throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, {
+      Allow: 'GET, POST, DELETE',
+    });
   }
   throw notFound(`No sandbox control at ${path}.`);
 }

@@ -36,7 +36,10 @@ export class CursorCodec {
   }
 
   decode(token: string, binding: string): CursorState {
-    const bad = () => invalidParams('Parameter "cursor" is invalid: pass the pagination.cursor of the previous page unchanged, with the same filters.');
+    const bad = () =>
+      invalidParams(
+        'Parameter "cursor" is invalid: pass the pagination.cursor of the previous page unchanged, with the same filters.',
+      );
     const dot = token.indexOf('.');
     if (dot <= 0) throw bad();
     const body = token.slice(0, dot);

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { SandboxData } from '../model.ts';
+import { handleAdmin } from './admin.ts';
 import { authenticate, requireScope } from './auth.ts';
 import type { CursorCodec } from './cursor.ts';
 import { ApiError, notFound } from './errors.ts';
@@ -12,10 +13,9 @@ import type { LinkSigner } from './links.ts';
 import { paginate } from './paginate.ts';
 import { parseQuery } from './params.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import { JSON_TYPE, newRequestId, sendError, sendJson } from './respond.ts';
 import type { RouteContext, Router } from './router.ts';
 import { checkCustomerFilter, scopeOf } from './scope.ts';
-import { handleAdmin } from './admin.ts';
-import { JSON_TYPE, newRequestId, sendError, sendJson } from './respond.ts';
 
 export interface ServerDeps {
   data: SandboxData;
@@ -40,7 +40,9 @@ export function createSandboxServer(deps: ServerDeps): Server {
     const headers: Record<string, string> = { 'X-Request-Id': requestId };
     handle(deps, req, res, requestId, headers).catch((err: unknown) => {
       const apiErr =
-        err instanceof ApiError ? err : new ApiError(500, 'internal_error', `Unexpected failure; quote ${requestId} to support.`);
+        err instanceof ApiError
+          ? err
+          : new ApiError(500, 'internal_error', `Unexpected failure; quote ${requestId} to support.`);
       if (!(err instanceof ApiError)) console.error(`[sandbox] ${requestId} ${req.method} ${req.url}:`, err);
       if (res.headersSent || res.destroyed) {
         res.destroy();
@@ -67,9 +69,14 @@ async function handle(
 
   // 1. method
   if (req.method !== 'GET') {
-    throw new ApiError(405, 'method_not_allowed', `Method ${req.method ?? ''} is not allowed; this API is read-only (GET only).`, {
-      Allow: 'GET',
-    });
+    throw new ApiError(
+      405,
+      'method_not_allowed',
+      `Method ${req.method ?? ''} is not allowed; this API is read-only (GET only).`,
+      {
+        Allow: 'GET',
+      },
+    );
   }
   // 2. bearer key
   const key = authenticate(req, deps.data);
@@ -84,7 +91,9 @@ async function handle(
     case '500':
       throw new ApiError(500, 'internal_error', `Injected failure; quote ${requestId} to support.`);
     case '429':
-      throw new ApiError(429, 'rate_limited', 'Rate limit exceeded; retry after the Retry-After delay.', { 'Retry-After': '1' });
+      throw new ApiError(429, 'rate_limited', 'Rate limit exceeded; retry after the Retry-After delay.', {
+        'Retry-After': '1',
+      });
     case 'malformed': {
       const body = `{"data":[{"id":"${requestId}","name":"trunc`;
       res.writeHead(200, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
@@ -160,7 +169,8 @@ async function handle(
     sendJson(res, 200, { data: result.data, request_id: requestId }, headers);
     return;
   }
-  const window = def.query.dates === 'window' && query.from && query.to ? ([query.from, query.to] as [string, string]) : undefined;
+  const window =
+    def.query.dates === 'window' && query.from && query.to ? ([query.from, query.to] as [string, string]) : undefined;
   const project = (result.project ?? ((row: unknown) => row)) as (row: unknown) => unknown;
   const page = paginate(result.rows, offset, query.limit, project, deps.cursors, binding, window);
   sendJson(res, 200, { data: page.data, pagination: page.pagination, request_id: requestId }, headers);

@@ -14,12 +14,21 @@ export class LinkSigner {
   /** A fresh link for `keyId`, valid for 15 minutes from `nowMs`. */
   invoicePdfUrl(origin: string, invoiceId: string, keyId: string, nowMs: number): string {
     const expires = Math.floor(nowMs / 1000) + PDF_LINK_TTL_SECONDS;
-    const q = new URLSearchParams({ key_id: keyId, expires: String(expires), signature: this.signature(invoiceId, keyId, expires) });
+    const q = new URLSearchParams({
+      key_id: keyId,
+      expires: String(expires),
+      signature: this.signature(invoiceId, keyId, expires),
+    });
     return `${origin}/v1/files/invoice/${encodeURIComponent(invoiceId)}?${q.toString()}`;
   }
 
   /** 403 unless the link was signed for this invoice and key and has not expired. */
-  verify(invoiceId: string, bearerKeyId: string, link: { key_id: string; expires: number; signature: string }, nowMs: number): void {
+  verify(
+    invoiceId: string,
+    bearerKeyId: string,
+    link: { key_id: string; expires: number; signature: string },
+    nowMs: number,
+  ): void {
     const again = 'List the invoice again to get a fresh pdf_url.';
     const expected = Buffer.from(this.signature(invoiceId, link.key_id, link.expires), 'hex');
     const given = /^[0-9a-f]+$/i.test(link.signature) ? Buffer.from(link.signature, 'hex') : Buffer.alloc(0);

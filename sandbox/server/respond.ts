@@ -20,6 +20,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, err: ApiError, requestId: string, headers: Record<string, string>): void {
+export function sendError(
+  res: ServerResponse,
+  err: ApiError,
+  requestId: string,
+  headers: Record<string, string>,
+): void {
   sendJson(res, err.status, errorEnvelope(err, requestId), { ...headers, ...err.headers, 'X-Request-Id': requestId });
 }

@@ -91,10 +91,13 @@ function firstIndex<T>(rows: readonly T[], pred: (row: T) => boolean): number {
 export function sliceWindow<T>(rows: readonly T[], window: DayWindow<T> | undefined): readonly T[] {
   if (!window || (window.from === null && window.to === null)) return rows;
   const { dayOf, from, to } = window;
-  const start = to === null ? 0 : firstIndex(rows, (r) => {
-    const d = dayOf(r);
-    return d === null || d <= to;
-  });
+  const start =
+    to === null
+      ? 0
+      : firstIndex(rows, (r) => {
+          const d = dayOf(r);
+          return d === null || d <= to;
+        });
   const end = firstIndex(rows, (r) => {
     const d = dayOf(r);
     return d === null || (from !== null && d < from);

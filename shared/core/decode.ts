@@ -8,7 +8,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
     let cp: number;
     if (b < 0x80) cp = b;
     else if (b < 0xe0) cp = ((b & 0x1f) << 6) | ((bytes[i++] as number) & 0x3f);
-    else if (b < 0xf0) cp = ((b & 0x0f) << 12) | (((bytes[i++] as number) & 0x3f) << 6) | ((bytes[i++] as number) & 0x3f);
+    else if (b < 0xf0)
+      cp = ((b & 0x0f) << 12) | (((bytes[i++] as number) & 0x3f) << 6) | ((bytes[i++] as number) & 0x3f);
     else
       cp =
         ((b & 0x07) << 18) |

@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { singleEnvelope } from '../schemas/common.ts';
 import type { CallDef } from './defs.ts';
 import { parseJson } from './parse-json.ts';
-import { send, type CoreConfig } from './send.ts';
+import { type CoreConfig, send } from './send.ts';
 
 export interface GetSpec<S extends z.ZodMiniType> {
   path: string;

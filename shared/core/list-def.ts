@@ -9,7 +9,7 @@ import { checkLimit, queryString } from '../params.ts';
 import { listEnvelope } from '../schemas/common.ts';
 import type { ListDef, Page } from './defs.ts';
 import { parseJson } from './parse-json.ts';
-import { send, type Budget, type CoreConfig } from './send.ts';
+import { type Budget, type CoreConfig, send } from './send.ts';
 import { nextCursor } from './walk.ts';
 
 export interface ListSpec<S extends z.ZodMiniType> {
@@ -29,7 +29,12 @@ export function listDef<S extends z.ZodMiniType>(cfg: CoreConfig, spec: ListSpec
   const fixedWindow = spec.windows?.length === 1 ? spec.windows[0] : undefined;
   const callerLimit = checkLimit(spec.limit);
 
-  function* fetch(window: DayWindow | undefined, cursor: string | undefined, limit: number | undefined, budget: Budget) {
+  function* fetch(
+    window: DayWindow | undefined,
+    cursor: string | undefined,
+    limit: number | undefined,
+    budget: Budget,
+  ) {
     const q: Record<string, string | undefined> = { ...spec.query, ...(window ?? {}) };
     if (limit !== undefined) q.limit = String(limit);
     if (cursor !== undefined) q.cursor = cursor;
@@ -66,7 +71,9 @@ export function listDef<S extends z.ZodMiniType>(cfg: CoreConfig, spec: ListSpec
       if (req.cursor !== undefined) {
         const m = /^w(\d+)\.(.*)$/s.exec(req.cursor);
         if (!m || Number(m[1]) >= chunks.length) {
-          throw new InvalidParamsError({ message: `cursor ${JSON.stringify(req.cursor)} does not belong to this listing` });
+          throw new InvalidParamsError({
+            message: `cursor ${JSON.stringify(req.cursor)} does not belong to this listing`,
+          });
         }
         index = Number(m[1]);
         inner = m[2] === '' ? undefined : m[2];

@@ -45,7 +45,10 @@ function valueAt(json: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-function describeIssue(issue: { message: string; path: readonly PropertyKey[]; expected?: unknown }, json: unknown): string {
+function describeIssue(
+  issue: { message: string; path: readonly PropertyKey[]; expected?: unknown },
+  json: unknown,
+): string {
   const v = valueAt(json, issue.path);
   const got = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
   const expected = typeof issue.expected === 'string' ? `expected ${issue.expected}, ` : '';

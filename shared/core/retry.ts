@@ -1,7 +1,14 @@
 /**
  * Pure retry policy: which failures are worth another attempt and how long to wait before it.
  */
-import { ConnectionError, InternalServerError, LinenError, RateLimitError, ResponseShapeError, TimeoutError } from '../errors.ts';
+import {
+  ConnectionError,
+  InternalServerError,
+  LinenError,
+  RateLimitError,
+  ResponseShapeError,
+  TimeoutError,
+} from '../errors.ts';
 
 export interface RetryPolicy {
   maxRetries: number;

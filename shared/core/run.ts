@@ -10,7 +10,11 @@ export interface SyncRunOptions {
   now?: () => number;
 }
 
-export function runSync<T>(op: Operation<T>, transport: SyncTransport, sleepOrOptions: SyncRunOptions | ((ms: number) => void)): T {
+export function runSync<T>(
+  op: Operation<T>,
+  transport: SyncTransport,
+  sleepOrOptions: SyncRunOptions | ((ms: number) => void),
+): T {
   const opts: SyncRunOptions = typeof sleepOrOptions === 'function' ? { sleep: sleepOrOptions } : sleepOrOptions;
   const clock = opts.now ?? Date.now;
   let step = op.next();
@@ -64,7 +68,11 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-export async function runAsync<T>(op: Operation<T>, transport: AsyncTransport, options: AsyncRunOptions = {}): Promise<T> {
+export async function runAsync<T>(
+  op: Operation<T>,
+  transport: AsyncTransport,
+  options: AsyncRunOptions = {},
+): Promise<T> {
   const clock = options.now ?? Date.now;
   const doSleep = options.sleep ?? abortableSleep;
   const { signal } = options;

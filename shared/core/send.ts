@@ -2,7 +2,7 @@
  * One API call as an operation: pace, send, map the status to an error, retry what is transient, parse.
  */
 import { type LinenError, RateLimitError, ResponseShapeError, TimeoutError } from '../errors.ts';
-import { http, now, sleep, type HttpRequest, type HttpResponse, type Operation, type ResponseType } from './effects.ts';
+import { type HttpRequest, type HttpResponse, http, now, type Operation, type ResponseType, sleep } from './effects.ts';
 import { errorForResponse, isAbort, transportFailure } from './failures.ts';
 import type { Pacer } from './pacing.ts';
 import { decideRetry, type RetryPolicy } from './retry.ts';
@@ -39,7 +39,6 @@ export interface RequestSpec<T> {
   scope?: string | undefined;
   parse(res: HttpResponse): T;
 }
-
 
 function* pace(cfg: CoreConfig, deadline: number): Operation<void> {
   if (!cfg.pacer) return;
@@ -86,7 +85,10 @@ export function* send<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget):
     const t = yield* now();
     const timeoutMs = Math.min(cfg.requestTimeoutMs, deadline - t);
     if (timeoutMs <= 0) {
-      throw lastError ?? new TimeoutError({ message: `${spec.endpoint}: the time budget of ${cfg.timeBudgetMs} ms ran out` });
+      throw (
+        lastError ??
+        new TimeoutError({ message: `${spec.endpoint}: the time budget of ${cfg.timeBudgetMs} ms ran out` })
+      );
     }
     let err: LinenError | undefined;
     let res: HttpResponse | undefined;
@@ -107,7 +109,8 @@ export function* send<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget):
       } else {
         const at = yield* now();
         err = errorForResponse(res, at, { scope: spec.scope, secrets });
-        if (err instanceof RateLimitError && err.retryAfterMs !== undefined) cfg.pacer?.blockUntil(at + err.retryAfterMs);
+        if (err instanceof RateLimitError && err.retryAfterMs !== undefined)
+          cfg.pacer?.blockUntil(at + err.retryAfterMs);
       }
     }
     if (!err) throw new Error('unreachable: no response and no error');

@@ -13,7 +13,12 @@ export const BULK_LIMIT = 200;
 export function nextCursor(page: Page<unknown>, seen: Set<string>, endpoint: string): string | null {
   if (!page.hasMore) return null;
   if (page.cursor === null) {
-    throw new ResponseShapeError({ endpoint, field: 'pagination.cursor', detail: 'null while has_more is true', requestId: page.requestId });
+    throw new ResponseShapeError({
+      endpoint,
+      field: 'pagination.cursor',
+      detail: 'null while has_more is true',
+      requestId: page.requestId,
+    });
   }
   if (seen.has(page.cursor)) {
     throw new ResponseShapeError({
@@ -28,11 +33,7 @@ export function nextCursor(page: Page<unknown>, seen: Set<string>, endpoint: str
 }
 
 /** Every item of a list as one operation (used by reports, which run on either runtime). */
-export function* collect<T>(
-  def: ListDef<T>,
-  budget: Budget,
-  stop?: (item: T) => boolean,
-): Operation<T[]> {
+export function* collect<T>(def: ListDef<T>, budget: Budget, stop?: (item: T) => boolean): Operation<T[]> {
   const seen = new Set<string>();
   const out: T[] = [];
   let cursor: string | undefined;

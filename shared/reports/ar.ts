@@ -37,7 +37,9 @@ export interface ArReport {
 
 export function computeAr(balances: readonly BalanceRow[], openInvoices: readonly Invoice[]): ArReport {
   const counts = new Map<string, number>();
-  const open = openInvoices.filter((i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0);
+  const open = openInvoices.filter(
+    (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
+  );
   for (const i of open) counts.set(i.customer_id, (counts.get(i.customer_id) ?? 0) + 1);
   const customers = balances
     .map((b) => ({
@@ -65,6 +67,8 @@ export function computeAr(balances: readonly BalanceRow[], openInvoices: readonl
   return {
     customers,
     totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
-    openInvoices: [...open].sort((a, b) => (due(a) < due(b) ? -1 : due(a) > due(b) ? 1 : a.invoice_number.localeCompare(b.invoice_number))),
+    openInvoices: [...open].sort((a, b) =>
+      due(a) < due(b) ? -1 : due(a) > due(b) ? 1 : a.invoice_number.localeCompare(b.invoice_number),
+    ),
   };
 }

@@ -50,7 +50,12 @@ function finish<B extends FillRateBucket>(b: B): B {
 /** Pure: the report from the daily rows. */
 export function computeFillRate(
   rows: readonly DailyDeliveryRow[],
-  scope: { customerId: string; departmentId?: string | null | undefined; itemId?: string | null | undefined; window: DayWindow },
+  scope: {
+    customerId: string;
+    departmentId?: string | null | undefined;
+    itemId?: string | null | undefined;
+    window: DayWindow;
+  },
 ): FillRateReport {
   const total = empty();
   const days = new Map<string, FillRateBucket & { date: string }>();
@@ -59,8 +64,14 @@ export function computeFillRate(
   for (const row of rows) {
     add(total, row);
     if (row.daily_par === null || row.daily_par <= 0) withoutPar++;
-    add(getOrInsert(days, row.date, () => ({ date: row.date, ...empty() })), row);
-    add(getOrInsert(items, row.item_id, () => ({ itemId: row.item_id, itemName: row.item_name, ...empty() })), row);
+    add(
+      getOrInsert(days, row.date, () => ({ date: row.date, ...empty() })),
+      row,
+    );
+    add(
+      getOrInsert(items, row.item_id, () => ({ itemId: row.item_id, itemName: row.item_name, ...empty() })),
+      row,
+    );
   }
   return {
     ...finish(total),
@@ -71,6 +82,8 @@ export function computeFillRate(
     rows: rows.length,
     rowsWithoutPar: withoutPar,
     byDay: [...days.values()].map(finish).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)),
-    byItem: [...items.values()].map(finish).sort((a, b) => a.itemName.localeCompare(b.itemName) || a.itemId.localeCompare(b.itemId)),
+    byItem: [...items.values()]
+      .map(finish)
+      .sort((a, b) => a.itemName.localeCompare(b.itemName) || a.itemId.localeCompare(b.itemId)),
   };
 }

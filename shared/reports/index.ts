@@ -3,16 +3,16 @@
  * budget across its requests), built from as few list walks as the numbers need.
  */
 import type { CallDef } from '../core/defs.ts';
-import { collect } from '../core/walk.ts';
 import type { Operation } from '../core/effects.ts';
 import type { Budget } from '../core/send.ts';
-import { lastNDays, toIsoDay, type DateInput, type DayWindow } from '../dates.ts';
+import { collect } from '../core/walk.ts';
+import { type DateInput, type DayWindow, lastNDays, toIsoDay } from '../dates.ts';
 import { InvalidParamsError } from '../errors.ts';
-import type { Api } from '../resources/index.ts';
 import { failedCall, type ResourceContext } from '../resources/define.ts';
+import type { Api } from '../resources/index.ts';
 import type { Customer } from '../schemas/customers.ts';
 import type { QualityTicket } from '../schemas/quality.ts';
-import { computeAr, type ArReport } from './ar.ts';
+import { type ArReport, computeAr } from './ar.ts';
 import { computeFillRate, type FillRateReport } from './fill-rate.ts';
 import { parseTicketNumber, resolveCustomerFrom, ticketNotFound, ticketStatusLabel, ticketWindow } from './lookup.ts';
 import { groupSignals, SHORTFALL_KINDS, type SignalGroup } from './signals.ts';
@@ -80,16 +80,19 @@ export function defineReports(ctx: ResourceContext, api: Api) {
     }),
 
     /** Balance and aging per customer and per currency, with the open invoices. */
-    accountsReceivable: guard('accountsReceivable', (params: { customerId?: string | undefined } = {}): CallDef<ArReport> => {
-      const balances = api.balance.list({ customerId: params.customerId });
-      const sent = api.invoices.list({ customerId: params.customerId, status: 'sent' });
-      const partial = api.invoices.list({ customerId: params.customerId, status: 'partially_paid' });
-      return report('report accountsReceivable', function* (budget) {
-        const b = yield* collect(balances, budget);
-        const open = [...(yield* collect(sent, budget)), ...(yield* collect(partial, budget))];
-        return computeAr(b, open);
-      });
-    }),
+    accountsReceivable: guard(
+      'accountsReceivable',
+      (params: { customerId?: string | undefined } = {}): CallDef<ArReport> => {
+        const balances = api.balance.list({ customerId: params.customerId });
+        const sent = api.invoices.list({ customerId: params.customerId, status: 'sent' });
+        const partial = api.invoices.list({ customerId: params.customerId, status: 'partially_paid' });
+        return report('report accountsReceivable', function* (budget) {
+          const b = yield* collect(balances, budget);
+          const open = [...(yield* collect(sent, budget)), ...(yield* collect(partial, budget))];
+          return computeAr(b, open);
+        });
+      },
+    ),
 
     /** Standing (open and acknowledged) shortfall signals grouped by customer, department and item, most severe first. */
     shortfallSignals: guard('shortfallSignals', (params: SignalReportParams = {}): CallDef<SignalGroup[]> => {
@@ -105,17 +108,20 @@ export function defineReports(ctx: ResourceContext, api: Api) {
     }),
 
     /** A quality ticket by its display number, listing only the year the number carries. */
-    findTicket: guard('findTicket', (ticketNumber: string, params: { customerId?: string | undefined } = {}): CallDef<TicketWithLabel> => {
-      const { number, year } = parseTicketNumber(ticketNumber);
-      const window = ticketWindow(year);
-      const list = api.qualityTickets.list({ customerId: params.customerId, from: window.from, to: window.to });
-      return report('report findTicket', function* (budget) {
-        const seen = yield* collect(list, budget, (t) => t.ticket_number === number);
-        const found = seen.find((t) => t.ticket_number === number);
-        if (!found) throw ticketNotFound(number);
-        return { ...found, statusLabel: ticketStatusLabel(found) };
-      });
-    }),
+    findTicket: guard(
+      'findTicket',
+      (ticketNumber: string, params: { customerId?: string | undefined } = {}): CallDef<TicketWithLabel> => {
+        const { number, year } = parseTicketNumber(ticketNumber);
+        const window = ticketWindow(year);
+        const list = api.qualityTickets.list({ customerId: params.customerId, from: window.from, to: window.to });
+        return report('report findTicket', function* (budget) {
+          const seen = yield* collect(list, budget, (t) => t.ticket_number === number);
+          const found = seen.find((t) => t.ticket_number === number);
+          if (!found) throw ticketNotFound(number);
+          return { ...found, statusLabel: ticketStatusLabel(found) };
+        });
+      },
+    ),
 
     /** A customer given by id or display name; unknown or ambiguous names fail listing close matches. */
     resolveCustomer: guard('resolveCustomer', (idOrName: string): CallDef<Customer> => {
@@ -127,7 +133,15 @@ export function defineReports(ctx: ResourceContext, api: Api) {
   };
 }
 
-export { computeAr, computeFillRate, groupSignals, parseTicketNumber, resolveCustomerFrom, ticketStatusLabel, SHORTFALL_KINDS };
-export type { ArReport, FillRateReport, SignalGroup };
-export type { ArCustomer, ArTotal, Aging } from './ar.ts';
+export type { Aging, ArCustomer, ArTotal } from './ar.ts';
 export type { FillRateBucket } from './fill-rate.ts';
+export type { ArReport, FillRateReport, SignalGroup };
+export {
+  computeAr,
+  computeFillRate,
+  groupSignals,
+  parseTicketNumber,
+  resolveCustomerFrom,
+  SHORTFALL_KINDS,
+  ticketStatusLabel,
+};

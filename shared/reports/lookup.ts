@@ -1,12 +1,13 @@
 /**
  * Finding things by what people type: a ticket by its display number, a customer by id or name.
  */
-import { InvalidParamsError, NotFoundError } from '../errors.ts';
+
 import type { DayWindow } from '../dates.ts';
 import { addDays } from '../dates.ts';
+import { InvalidParamsError, NotFoundError } from '../errors.ts';
 import { normalizeName } from '../names.ts';
 import type { Customer } from '../schemas/customers.ts';
-import { TICKET_STATUS_LABELS, type QualityTicket } from '../schemas/quality.ts';
+import { type QualityTicket, TICKET_STATUS_LABELS } from '../schemas/quality.ts';
 
 const TICKET = /^TKT-(\d{2})-(\d{5})$/;
 
@@ -31,7 +32,13 @@ export function ticketStatusLabel(t: Pick<QualityTicket, 'status'>): string {
 
 export function ticketNotFound(number: string): NotFoundError {
   const sentence = `No ticket ${number} is visible to this key.`;
-  return new NotFoundError({ status: 404, code: 'not_found', message: sentence, userMessage: sentence, requestId: undefined });
+  return new NotFoundError({
+    status: 404,
+    code: 'not_found',
+    message: sentence,
+    userMessage: sentence,
+    requestId: undefined,
+  });
 }
 
 function distance(a: string, b: string): number {
@@ -69,7 +76,8 @@ export function closeMatches(query: string, customers: readonly Customer[], max 
  * none, fail with a message listing the matches or the close names.
  */
 export function resolveCustomerFrom(input: string, customers: readonly Customer[]): Customer {
-  if (typeof input !== 'string' || input.trim() === '') throw new InvalidParamsError({ message: 'give a customer id or name' });
+  if (typeof input !== 'string' || input.trim() === '')
+    throw new InvalidParamsError({ message: 'give a customer id or name' });
   const byId = customers.find((c) => c.id === input.trim());
   if (byId) return byId;
   const q = normalizeName(input);
@@ -77,15 +85,25 @@ export function resolveCustomerFrom(input: string, customers: readonly Customer[
   if (exact.length === 1) return exact[0]!;
   const list = (cs: readonly Customer[]) => cs.map((c) => `${c.name} (${c.id})`).join('; ');
   if (exact.length > 1) {
-    throw new InvalidParamsError({ message: `"${input.trim()}" matches several customers: ${list(exact)}. Use the id.` });
+    throw new InvalidParamsError({
+      message: `"${input.trim()}" matches several customers: ${list(exact)}. Use the id.`,
+    });
   }
   const containing = customers.filter((c) => normalizeName(c.name).includes(q));
   if (containing.length === 1) return containing[0]!;
   if (containing.length > 1) {
-    throw new InvalidParamsError({ message: `"${input.trim()}" matches several customers: ${list(containing)}. Give the full name or the id.` });
+    throw new InvalidParamsError({
+      message: `"${input.trim()}" matches several customers: ${list(containing)}. Give the full name or the id.`,
+    });
   }
   const close = closeMatches(input, customers);
   const hint = close.length ? ` Close matches: ${list(close)}.` : '';
   const sentence = `No customer named "${input.trim()}" is visible to this key.${hint}`;
-  throw new NotFoundError({ status: 404, code: 'not_found', message: sentence, userMessage: sentence, requestId: undefined });
+  throw new NotFoundError({
+    status: 404,
+    code: 'not_found',
+    message: sentence,
+    userMessage: sentence,
+    requestId: undefined,
+  });
 }

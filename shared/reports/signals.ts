@@ -26,7 +26,8 @@ export interface SignalGroup {
 }
 
 const bySeverityThenRecent = (a: InventorySignal, b: InventorySignal) =>
-  (RANK[b.severity] ?? 0) - (RANK[a.severity] ?? 0) || (a.generated_at < b.generated_at ? 1 : a.generated_at > b.generated_at ? -1 : 0);
+  (RANK[b.severity] ?? 0) - (RANK[a.severity] ?? 0) ||
+  (a.generated_at < b.generated_at ? 1 : a.generated_at > b.generated_at ? -1 : 0);
 
 export function groupSignals(signals: readonly InventorySignal[], customers: readonly Customer[] = []): SignalGroup[] {
   const names = new Map(customers.map((c) => [c.id, c.name]));

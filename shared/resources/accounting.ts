@@ -1,10 +1,17 @@
-import { ConfigurationError, ResponseShapeError } from '../errors.ts';
 import type { CallDef } from '../core/defs.ts';
 import { send } from '../core/send.ts';
+import { ConfigurationError, ResponseShapeError } from '../errors.ts';
 import { P, type ParamsOf } from '../params.ts';
-import { BalanceRowSchema, INVOICE_STATUSES, InvoiceSchema, PO_STATUSES, PaymentSchema, PurchaseOrderSchema } from '../schemas/accounting.ts';
+import {
+  BalanceRowSchema,
+  INVOICE_STATUSES,
+  InvoiceSchema,
+  PaymentSchema,
+  PO_STATUSES,
+  PurchaseOrderSchema,
+} from '../schemas/accounting.ts';
+import { type ParsedUrl, parseUrl } from '../url.ts';
 import { COMMON, DATED, failedCall, list, type ResourceContext } from './define.ts';
-import { parseUrl, type ParsedUrl } from '../url.ts';
 
 const SCOPE = 'accounting';
 
@@ -21,28 +28,32 @@ export type PurchaseOrderListParams = ParamsOf<typeof poParams>;
 export function invoicesResource(ctx: ResourceContext) {
   return {
     /** GET /invoices (sent, partially paid and paid only); `from`/`to` filter on the issued day. */
-    list: (params?: InvoiceListParams) => list(ctx, { path: '/invoices', scope: SCOPE, item: InvoiceSchema, params: invoiceParams }, params),
+    list: (params?: InvoiceListParams) =>
+      list(ctx, { path: '/invoices', scope: SCOPE, item: InvoiceSchema, params: invoiceParams }, params),
   };
 }
 
 export function paymentsResource(ctx: ResourceContext) {
   return {
     /** GET /payments; `from`/`to` filter on the received day. */
-    list: (params?: PaymentListParams) => list(ctx, { path: '/payments', scope: SCOPE, item: PaymentSchema, params: paymentParams }, params),
+    list: (params?: PaymentListParams) =>
+      list(ctx, { path: '/payments', scope: SCOPE, item: PaymentSchema, params: paymentParams }, params),
   };
 }
 
 export function balanceResource(ctx: ResourceContext) {
   return {
     /** GET /balance: open balance and aging, one row per visible customer. */
-    list: (params?: BalanceListParams) => list(ctx, { path: '/balance', scope: SCOPE, item: BalanceRowSchema, params: balanceParams }, params),
+    list: (params?: BalanceListParams) =>
+      list(ctx, { path: '/balance', scope: SCOPE, item: BalanceRowSchema, params: balanceParams }, params),
   };
 }
 
 export function purchaseOrdersResource(ctx: ResourceContext) {
   return {
     /** GET /purchase-orders; `from`/`to` filter on the started day. */
-    list: (params?: PurchaseOrderListParams) => list(ctx, { path: '/purchase-orders', scope: SCOPE, item: PurchaseOrderSchema, params: poParams }, params),
+    list: (params?: PurchaseOrderListParams) =>
+      list(ctx, { path: '/purchase-orders', scope: SCOPE, item: PurchaseOrderSchema, params: poParams }, params),
   };
 }
 
@@ -52,13 +63,19 @@ export function purchaseOrdersResource(ctx: ResourceContext) {
  */
 export function checkPdfUrl(ctx: Pick<ResourceContext, 'origin'>, pdfUrl: unknown): string {
   if (typeof pdfUrl !== 'string' || pdfUrl === '') {
-    throw new ConfigurationError('pdfUrl must be the pdf_url of an invoice row', 'Give the invoice\'s pdf_url as listed by the API.');
+    throw new ConfigurationError(
+      'pdfUrl must be the pdf_url of an invoice row',
+      "Give the invoice's pdf_url as listed by the API.",
+    );
   }
   let url: ParsedUrl;
   try {
     url = parseUrl(pdfUrl);
   } catch {
-    throw new ConfigurationError(`pdfUrl is not an absolute URL: ${pdfUrl}`, 'Give the invoice\'s pdf_url as listed by the API.');
+    throw new ConfigurationError(
+      `pdfUrl is not an absolute URL: ${pdfUrl}`,
+      "Give the invoice's pdf_url as listed by the API.",
+    );
   }
   if (url.origin !== ctx.origin) {
     throw new ConfigurationError(
@@ -98,10 +115,20 @@ export function filesResource(ctx: ResourceContext) {
               parse: (res) => {
                 const type = res.headers['content-type'];
                 if (type !== undefined && !/application\/pdf/i.test(type)) {
-                  throw new ResponseShapeError({ endpoint, field: 'content-type', detail: `expected application/pdf, got ${type}`, requestId: res.headers['x-request-id'] });
+                  throw new ResponseShapeError({
+                    endpoint,
+                    field: 'content-type',
+                    detail: `expected application/pdf, got ${type}`,
+                    requestId: res.headers['x-request-id'],
+                  });
                 }
                 if (typeof res.body === 'string') {
-                  throw new ResponseShapeError({ endpoint, field: '(body)', detail: 'the transport returned text for a PDF', requestId: res.headers['x-request-id'] });
+                  throw new ResponseShapeError({
+                    endpoint,
+                    field: '(body)',
+                    detail: 'the transport returned text for a PDF',
+                    requestId: res.headers['x-request-id'],
+                  });
                 }
                 return res.body;
               },

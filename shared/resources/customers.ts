@@ -1,4 +1,4 @@
-import { pathId, type ParamsOf } from '../params.ts';
+import { type ParamsOf, pathId } from '../params.ts';
 import { CustomerSchema, DepartmentSchema, ItemSchema } from '../schemas/customers.ts';
 import { COMMON, list, type ResourceContext } from './define.ts';
 
@@ -13,10 +13,19 @@ export type ItemListParams = ParamsOf<typeof itemParams>;
 export function customersResource(ctx: ResourceContext) {
   return {
     /** GET /customers: the customers this key sees. */
-    list: (params?: CustomerListParams) => list(ctx, { path: '/customers', item: CustomerSchema, params: customerParams }, params),
+    list: (params?: CustomerListParams) =>
+      list(ctx, { path: '/customers', item: CustomerSchema, params: customerParams }, params),
     /** GET /customers/{id}/departments. An unknown or invisible customer is a NotFoundError. */
     departments: (customerId: string, params?: DepartmentListParams) =>
-      list(ctx, { path: `/customers/${pathId(customerId, 'customerId')}/departments`, item: DepartmentSchema, params: departmentParams }, params),
+      list(
+        ctx,
+        {
+          path: `/customers/${pathId(customerId, 'customerId')}/departments`,
+          item: DepartmentSchema,
+          params: departmentParams,
+        },
+        params,
+      ),
   };
 }
 
@@ -26,4 +35,3 @@ export function itemsResource(ctx: ResourceContext) {
     list: (params?: ItemListParams) => list(ctx, { path: '/items', item: ItemSchema, params: itemParams }, params),
   };
 }
-

@@ -1,11 +1,12 @@
 /** Helpers the resource files share: one line per endpoint. */
-import { splitWindow, today, addDays, daysInclusive, type DayWindow } from '../dates.ts';
+
+import type * as z from 'zod/mini';
 import type { CallDef, ListDef } from '../core/defs.ts';
 import { getDef } from '../core/get-def.ts';
 import { listDef } from '../core/list-def.ts';
 import type { CoreConfig } from '../core/send.ts';
-import { buildQuery, pathId, type ParamDecl, type ParamsOf } from '../params.ts';
-import type * as z from 'zod/mini';
+import { addDays, type DayWindow, daysInclusive, splitWindow, today } from '../dates.ts';
+import { buildQuery, type ParamDecl, type ParamsOf, pathId } from '../params.ts';
 
 export interface ResourceContext extends CoreConfig {
   /** The current instant (for "today" in the org timezone). */
@@ -42,7 +43,14 @@ export function list<S extends z.ZodMiniType, D extends Record<string, ParamDecl
       delete query.to;
     }
   }
-  return listDef(ctx, { path: endpoint.path, scope: endpoint.scope, item: endpoint.item, query, windows, limit: values?.limit });
+  return listDef(ctx, {
+    path: endpoint.path,
+    scope: endpoint.scope,
+    item: endpoint.item,
+    query,
+    windows,
+    limit: values?.limit,
+  });
 }
 
 /** One single-resource endpoint: `path` is the prefix the id is appended to. */
@@ -54,7 +62,11 @@ export interface GetEndpoint<S extends z.ZodMiniType> {
   item: S;
 }
 
-export function get<S extends z.ZodMiniType>(ctx: ResourceContext, endpoint: GetEndpoint<S>, id: string): CallDef<z.infer<S>> {
+export function get<S extends z.ZodMiniType>(
+  ctx: ResourceContext,
+  endpoint: GetEndpoint<S>,
+  id: string,
+): CallDef<z.infer<S>> {
   let path: string;
   try {
     path = `${endpoint.path}/${pathId(id, endpoint.idName)}`;
@@ -80,4 +92,7 @@ export function failedCall<T>(endpoint: string, error: unknown): CallDef<T> {
 }
 
 export const COMMON = { customerId: { kind: 'id' } } as const satisfies Record<string, ParamDecl>;
-export const DATED = { ...COMMON, from: { kind: 'date' }, to: { kind: 'date' } } as const satisfies Record<string, ParamDecl>;
+export const DATED = { ...COMMON, from: { kind: 'date' }, to: { kind: 'date' } } as const satisfies Record<
+  string,
+  ParamDecl
+>;

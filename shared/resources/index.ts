@@ -1,5 +1,11 @@
 /** Every resource of the API, as operation descriptions (run by either client). */
-import { balanceResource, filesResource, invoicesResource, paymentsResource, purchaseOrdersResource } from './accounting.ts';
+import {
+  balanceResource,
+  filesResource,
+  invoicesResource,
+  paymentsResource,
+  purchaseOrdersResource,
+} from './accounting.ts';
 import { customersResource, itemsResource } from './customers.ts';
 import type { ResourceContext } from './define.ts';
 import { inventoryResource } from './inventory.ts';

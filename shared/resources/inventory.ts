@@ -1,9 +1,9 @@
 import { P, type ParamsOf } from '../params.ts';
 import {
   BalanceByStatusSchema,
-  COUNT_STATUSES,
   CartCountSchema,
   CartSchema,
+  COUNT_STATUSES,
   InventorySignalSchema,
   InventoryTotalSchema,
   ParLevelSchema,
@@ -34,20 +34,37 @@ export type SignalListParams = ParamsOf<typeof signalParams>;
 export function inventoryResource(ctx: ResourceContext) {
   return {
     /** GET /inventory/totals: owned, at customer, at facility, in transit and retired per item. */
-    totals: (params?: InventoryTotalsParams) => list(ctx, { path: '/inventory/totals', scope: SCOPE, item: InventoryTotalSchema, params: totalsParams }, params),
+    totals: (params?: InventoryTotalsParams) =>
+      list(ctx, { path: '/inventory/totals', scope: SCOPE, item: InventoryTotalSchema, params: totalsParams }, params),
     /** GET /inventory/par: par levels (customer-wide rows have a null department). */
-    par: (params?: ParLevelParams) => list(ctx, { path: '/inventory/par', scope: SCOPE, item: ParLevelSchema, params: parParams }, params),
+    par: (params?: ParLevelParams) =>
+      list(ctx, { path: '/inventory/par', scope: SCOPE, item: ParLevelSchema, params: parParams }, params),
     /** GET /inventory/units. */
-    units: (params?: UnitListParams) => list(ctx, { path: '/inventory/units', scope: SCOPE, item: UnitSchema, params: unitParams }, params),
+    units: (params?: UnitListParams) =>
+      list(ctx, { path: '/inventory/units', scope: SCOPE, item: UnitSchema, params: unitParams }, params),
     /** GET /inventory/carts. */
-    carts: (params?: CartListParams) => list(ctx, { path: '/inventory/carts', scope: SCOPE, item: CartSchema, params: cartParams }, params),
+    carts: (params?: CartListParams) =>
+      list(ctx, { path: '/inventory/carts', scope: SCOPE, item: CartSchema, params: cartParams }, params),
     /** GET /inventory/counts: defaults to the last 7 days; windows over 92 days are split and merged. */
     counts: (params?: CartCountParams) =>
-      list(ctx, { path: '/inventory/counts', scope: SCOPE, item: CartCountSchema, params: countParams, splitWindow: true }, params),
+      list(
+        ctx,
+        { path: '/inventory/counts', scope: SCOPE, item: CartCountSchema, params: countParams, splitWindow: true },
+        params,
+      ),
     /** GET /inventory/balances: quantity per item and status. */
     balances: (params?: BalanceByStatusParams) =>
-      list(ctx, { path: '/inventory/balances', scope: SCOPE, item: BalanceByStatusSchema, params: balanceParams }, params),
+      list(
+        ctx,
+        { path: '/inventory/balances', scope: SCOPE, item: BalanceByStatusSchema, params: balanceParams },
+        params,
+      ),
     /** GET /inventory/signals: without `status`, open and acknowledged signals. */
-    signals: (params?: SignalListParams) => list(ctx, { path: '/inventory/signals', scope: SCOPE, item: InventorySignalSchema, params: signalParams }, params),
+    signals: (params?: SignalListParams) =>
+      list(
+        ctx,
+        { path: '/inventory/signals', scope: SCOPE, item: InventorySignalSchema, params: signalParams },
+        params,
+      ),
   };
 }

@@ -9,7 +9,8 @@ export type OrderListParams = ParamsOf<typeof orderParams>;
 export function ordersResource(ctx: ResourceContext) {
   return {
     /** GET /orders: direct-sales orders; `from`/`to` filter on the placed day (drafts drop out). */
-    list: (params?: OrderListParams) => list(ctx, { path: '/orders', scope: SCOPE, item: OrderSchema, params: orderParams }, params),
+    list: (params?: OrderListParams) =>
+      list(ctx, { path: '/orders', scope: SCOPE, item: OrderSchema, params: orderParams }, params),
     /** GET /orders/{id}: the order with its lines and charges (charge unit prices in mills). */
     get: (id: string) => get(ctx, { path: '/orders', idName: 'order id', scope: SCOPE, item: OrderDetailSchema }, id),
   };

@@ -10,13 +10,15 @@ export type RatingListParams = ParamsOf<typeof ratingParams>;
 export function qualityTicketsResource(ctx: ResourceContext) {
   return {
     /** GET /quality-tickets; `from`/`to` filter on the created day. */
-    list: (params?: QualityTicketListParams) => list(ctx, { path: '/quality-tickets', item: QualityTicketSchema, params: ticketParams }, params),
+    list: (params?: QualityTicketListParams) =>
+      list(ctx, { path: '/quality-tickets', item: QualityTicketSchema, params: ticketParams }, params),
   };
 }
 
 export function ratingsResource(ctx: ResourceContext) {
   return {
     /** GET /ratings; `from`/`to` filter on the rated day. */
-    list: (params?: RatingListParams) => list(ctx, { path: '/ratings', item: RatingSchema, params: ratingParams }, params),
+    list: (params?: RatingListParams) =>
+      list(ctx, { path: '/ratings', item: RatingSchema, params: ratingParams }, params),
   };
 }

@@ -4,7 +4,6 @@
  */
 import * as z from 'zod/mini';
 
-
 /** ISO 8601 UTC timestamp; kept as the string the API sent. */
 export const timestamp = z.string();
 /** `YYYY-MM-DD` org-local day. */

@@ -88,9 +88,11 @@ const BALANCE_STATUSES = new Set(['new', 'in_reserve', 'in_plant', 'in_transit',
 export const BalanceByStatusSchema = z.object({
   item_id: id,
   item_name: z.string(),
-  status: z.string().check(
-    z.refine((s) => BALANCE_STATUSES.has(s) || s.startsWith('retired_'), 'expected a known status or retired_*'),
-  ) as unknown as z.ZodMiniType<BalanceStatus>,
+  status: z
+    .string()
+    .check(
+      z.refine((s) => BALANCE_STATUSES.has(s) || s.startsWith('retired_'), 'expected a known status or retired_*'),
+    ) as unknown as z.ZodMiniType<BalanceStatus>,
   quantity: z.int(),
 });
 export type BalanceByStatus = z.infer<typeof BalanceByStatusSchema>;

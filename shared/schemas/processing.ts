@@ -39,9 +39,7 @@ export const BinSchema = z.object({
   gross_lb: z.number(),
   tare_lb: z.number(),
   net_lb: z.number(),
-  items: z.array(
-    z.object({ item_id: id, item_name: z.string(), piece_count: z.int(), disposition: z.string() }),
-  ),
+  items: z.array(z.object({ item_id: id, item_name: z.string(), piece_count: z.int(), disposition: z.string() })),
 });
 export type Bin = z.infer<typeof BinSchema>;
 

@@ -58,9 +58,17 @@ export class UndiciTransport implements AsyncTransport {
       const code = String((e as { code?: unknown }).code ?? '');
       const msg = e instanceof Error ? e.message : String(e);
       if (timeout.aborted || TIMEOUT_CODES.has(code)) {
-        throw new TimeoutError({ message: `${req.method} ${new URL(req.url).pathname} timed out after ${options.timeoutMs} ms`, secrets, cause: e });
+        throw new TimeoutError({
+          message: `${req.method} ${new URL(req.url).pathname} timed out after ${options.timeoutMs} ms`,
+          secrets,
+          cause: e,
+        });
       }
-      throw new ConnectionError({ message: `${req.method} ${new URL(req.url).pathname} failed: ${code ? `${code} ` : ''}${msg}`, secrets, cause: e });
+      throw new ConnectionError({
+        message: `${req.method} ${new URL(req.url).pathname} failed: ${code ? `${code} ` : ''}${msg}`,
+        secrets,
+        cause: e,
+      });
     }
   }
 

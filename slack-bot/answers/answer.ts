@@ -4,10 +4,12 @@
  */
 import { lastNDays } from '../../shared/dates.ts';
 import { NotFoundError } from '../../shared/errors.ts';
-import type { QualityTicket } from '../../shared/schemas/quality.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
-import { fitMessage } from '../blocks/limits.ts';
+import type { QualityTicket } from '../../shared/schemas/quality.ts';
 import type { Message } from '../blocks/kit.ts';
+import { fitMessage } from '../blocks/limits.ts';
+import { type DigestStore, runDigestCommand } from '../digests/index.ts';
+import type { SlackClient } from '../digests/slack.ts';
 import type { LinenService } from '../linen.ts';
 import type { BotLogger } from '../logger.ts';
 import { balanceMessage } from '../views/balance.ts';
@@ -16,10 +18,8 @@ import { fillRateMessage } from '../views/fillrate.ts';
 import { helpMessage, unknownMessage, usageMessage } from '../views/help.ts';
 import { signalsMessage } from '../views/signals.ts';
 import { ticketMessage, ticketsMessage } from '../views/tickets.ts';
-import { runDigestCommand, type DigestStore } from '../digests/index.ts';
-import type { SlackClient } from '../digests/slack.ts';
 import { describeError, friendlyError, isExpected } from './friendly-errors.ts';
-import { formatCommand, parseCommand, withCustomer, type Command } from './grammar.ts';
+import { type Command, formatCommand, parseCommand, withCustomer } from './grammar.ts';
 
 export interface AnswerContext {
   linen: LinenService;
@@ -68,7 +68,12 @@ async function customerFor(ctx: AnswerContext, cmd: Command, input: string): Pro
   return {
     answer: info(
       all.length > 0 && all.length <= 25
-        ? chooseCustomerMessage(r.input, all, (c) => formatCommand(withCustomer(cmd, c.id)), `No customer named “${r.input}” is visible to this workspace's key. Customers it sees:`)
+        ? chooseCustomerMessage(
+            r.input,
+            all,
+            (c) => formatCommand(withCustomer(cmd, c.id)),
+            `No customer named “${r.input}” is visible to this workspace's key. Customers it sees:`,
+          )
         : errorMessage(`No customer named “${r.input}” is visible to this workspace's key.`),
     ),
   };
@@ -76,7 +81,9 @@ async function customerFor(ctx: AnswerContext, cmd: Command, input: string): Pro
 
 async function openTickets(ctx: AnswerContext): Promise<QualityTicket[]> {
   const c = ctx.linen.client;
-  const lists = await Promise.all((['new', 'acknowledged', 'in_progress'] as const).map((status) => c.qualityTickets.list({ status }).all()));
+  const lists = await Promise.all(
+    (['new', 'acknowledged', 'in_progress'] as const).map((status) => c.qualityTickets.list({ status }).all()),
+  );
   return lists.flat();
 }
 
@@ -121,13 +128,17 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         const t = await ctx.linen.client.reports.findTicket(cmd.number);
         return data(ticketMessage(t, tz));
       } catch (err) {
-        if (err instanceof NotFoundError) return info(errorMessage(friendlyError(err, { subject: `ticket ${cmd.number}` })));
+        if (err instanceof NotFoundError)
+          return info(errorMessage(friendlyError(err, { subject: `ticket ${cmd.number}` })));
         throw err;
       }
     }
 
     case 'tickets': {
-      const tickets = cmd.status === 'open' ? await openTickets(ctx) : await ctx.linen.client.qualityTickets.list({ status: cmd.status }).all();
+      const tickets =
+        cmd.status === 'open'
+          ? await openTickets(ctx)
+          : await ctx.linen.client.qualityTickets.list({ status: cmd.status }).all();
       return data(ticketsMessage(tickets, cmd.status, tz));
     }
 
@@ -142,7 +153,9 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         department =
           depts.find((d) => d.id === cmd.department!.trim()) ??
           depts.find((d) => d.name.toLowerCase() === q) ??
-          (depts.filter((d) => d.name.toLowerCase().includes(q)).length === 1 ? depts.find((d) => d.name.toLowerCase().includes(q)) : undefined);
+          (depts.filter((d) => d.name.toLowerCase().includes(q)).length === 1
+            ? depts.find((d) => d.name.toLowerCase().includes(q))
+            : undefined);
         if (!department) {
           const names = depts.map((d) => d.name).join(', ');
           return info(
@@ -155,7 +168,12 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         }
       }
       const window = 'days' in cmd.window ? lastNDays(cmd.window.days, tz, now) : cmd.window;
-      const report = await ctx.linen.client.reports.fillRate({ customerId: customer.id, departmentId: department?.id, from: window.from, to: window.to });
+      const report = await ctx.linen.client.reports.fillRate({
+        customerId: customer.id,
+        departmentId: department?.id,
+        from: window.from,
+        to: window.to,
+      });
       return data(fillRateMessage(report, { customerName: customer.name, departmentName: department?.name }));
     }
 
@@ -200,7 +218,11 @@ export interface AnswerTextOptions {
 }
 
 /** Parse, answer, add the share button, fit Slack's limits. */
-export async function answerText(text: string, ctx: AnswerContext, opts: AnswerTextOptions = {}): Promise<Message & { shareable: boolean; command: string }> {
+export async function answerText(
+  text: string,
+  ctx: AnswerContext,
+  opts: AnswerTextOptions = {},
+): Promise<Message & { shareable: boolean; command: string }> {
   const cmd = parseCommand(text);
   const a = await answer(cmd, ctx);
   const command = formatCommand(cmd);

@@ -15,7 +15,6 @@ import {
 } from '../../shared/errors.ts';
 import { NoKeyError } from '../linen.ts';
 
-
 export interface ErrorContext {
   /** What was being looked up, for a not-found answer ("ticket TKT-26-00417"). */
   subject?: string | undefined;

@@ -79,7 +79,11 @@ function parseTickets(args: string[]): Command {
   if (args.length === 0) return { kind: 'tickets', status: 'open' };
   const s = args.join('_').toLowerCase().replace(/-/g, '_');
   if ((TICKET_FILTERS as readonly string[]).includes(s)) return { kind: 'tickets', status: s as TicketFilter };
-  return { kind: 'usage', subcommand: 'tickets', problem: `"${args.join(' ')}" is not a ticket status; use one of ${TICKET_FILTERS.join(', ')}.` };
+  return {
+    kind: 'usage',
+    subcommand: 'tickets',
+    problem: `"${args.join(' ')}" is not a ticket status; use one of ${TICKET_FILTERS.join(', ')}.`,
+  };
 }
 
 function parseFillRate(rich: Token[]): Command {
@@ -95,7 +99,12 @@ function parseFillRate(rich: Token[]): Command {
     const split = rich[0]!.quoted && tokens.length > 1;
     customerTokens = split ? [tokens[0]!] : tokens;
     rest = split ? tokens.slice(1) : [];
-    return { kind: 'fillrate', customer: customerTokens.join(' '), window: { days: DEFAULT_FILL_RATE_DAYS }, department: rest.length ? rest.join(' ') : undefined };
+    return {
+      kind: 'fillrate',
+      customer: customerTokens.join(' '),
+      window: { days: DEFAULT_FILL_RATE_DAYS },
+      department: rest.length ? rest.join(' ') : undefined,
+    };
   }
   customerTokens = tokens.slice(0, i);
   const first = tokens[i]!;
@@ -103,23 +112,43 @@ function parseFillRate(rich: Token[]): Command {
   if (/^\d+$/.test(first)) {
     const days = Number(first);
     if (days < 1 || days > MAX_FILL_RATE_DAYS) {
-      return { kind: 'usage', subcommand: 'fillrate', problem: `The window is 1 to ${MAX_FILL_RATE_DAYS} days (got ${first}).` };
+      return {
+        kind: 'usage',
+        subcommand: 'fillrate',
+        problem: `The window is 1 to ${MAX_FILL_RATE_DAYS} days (got ${first}).`,
+      };
     }
     window = { days };
     i += 1;
   } else {
     const second = tokens[i + 1];
-    if (!isIsoDay(first)) return { kind: 'usage', subcommand: 'fillrate', problem: `${first} is not a calendar day (YYYY-MM-DD).` };
+    if (!isIsoDay(first))
+      return { kind: 'usage', subcommand: 'fillrate', problem: `${first} is not a calendar day (YYYY-MM-DD).` };
     if (second === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(second)) {
-      return { kind: 'usage', subcommand: 'fillrate', problem: 'Give both days of the window: from and to (YYYY-MM-DD YYYY-MM-DD).' };
+      return {
+        kind: 'usage',
+        subcommand: 'fillrate',
+        problem: 'Give both days of the window: from and to (YYYY-MM-DD YYYY-MM-DD).',
+      };
     }
-    if (!isIsoDay(second)) return { kind: 'usage', subcommand: 'fillrate', problem: `${second} is not a calendar day (YYYY-MM-DD).` };
-    if (first > second) return { kind: 'usage', subcommand: 'fillrate', problem: `The window starts after it ends (${first} > ${second}).` };
+    if (!isIsoDay(second))
+      return { kind: 'usage', subcommand: 'fillrate', problem: `${second} is not a calendar day (YYYY-MM-DD).` };
+    if (first > second)
+      return {
+        kind: 'usage',
+        subcommand: 'fillrate',
+        problem: `The window starts after it ends (${first} > ${second}).`,
+      };
     window = { from: first, to: second };
     i += 2;
   }
   rest = tokens.slice(i);
-  return { kind: 'fillrate', customer: customerTokens.join(' '), window, department: rest.length ? rest.join(' ') : undefined };
+  return {
+    kind: 'fillrate',
+    customer: customerTokens.join(' '),
+    window,
+    department: rest.length ? rest.join(' ') : undefined,
+  };
 }
 
 export function parseCommand(text: string | null | undefined): Command {
@@ -137,16 +166,25 @@ export function parseCommand(text: string | null | undefined): Command {
     case 'signals': {
       const first = args[0];
       if (first !== undefined && looksLikeKind(first.toLowerCase())) {
-        return { kind: 'signals', signalKind: first.toLowerCase(), customer: args.length > 1 ? args.slice(1).join(' ') : undefined };
+        return {
+          kind: 'signals',
+          signalKind: first.toLowerCase(),
+          customer: args.length > 1 ? args.slice(1).join(' ') : undefined,
+        };
       }
       return { kind: 'signals', customer: args.length ? args.join(' ') : undefined };
     }
     case 'ticket': {
-      if (args.length !== 1) return { kind: 'usage', subcommand: 'ticket', problem: 'Give one ticket number, like TKT-26-00417.' };
+      if (args.length !== 1)
+        return { kind: 'usage', subcommand: 'ticket', problem: 'Give one ticket number, like TKT-26-00417.' };
       try {
         return { kind: 'ticket', number: parseTicketNumber(args[0]!).number };
       } catch {
-        return { kind: 'usage', subcommand: 'ticket', problem: `"${args[0]}" is not a ticket number like TKT-26-00417.` };
+        return {
+          kind: 'usage',
+          subcommand: 'ticket',
+          problem: `"${args[0]}" is not a ticket number like TKT-26-00417.`,
+        };
       }
     }
     case 'tickets':
@@ -155,7 +193,12 @@ export function parseCommand(text: string | null | undefined): Command {
       return parseFillRate(rich.slice(1));
     case 'digest':
       // Quotes and Slack's <#C123|name> links are the digest parser's to read: keep the text as typed.
-      return { kind: 'digest', args: String(text ?? '').trim().replace(/^\S+\s*/, '') };
+      return {
+        kind: 'digest',
+        args: String(text ?? '')
+          .trim()
+          .replace(/^\S+\s*/, ''),
+      };
     default:
       return { kind: 'unknown', typed: head };
   }

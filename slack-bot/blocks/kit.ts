@@ -63,10 +63,15 @@ const cut = (text: string, max: number) => {
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 };
 
-export const header = (text: string): HeaderBlock => ({ type: 'header', text: { type: 'plain_text', text: cut(text, 150), emoji: true } });
+export const header = (text: string): HeaderBlock => ({
+  type: 'header',
+  text: { type: 'plain_text', text: cut(text, 150), emoji: true },
+});
 
 export const section = (mrkdwn: string, accessory?: Button): SectionBlock =>
-  accessory ? { type: 'section', text: { type: 'mrkdwn', text: mrkdwn }, accessory } : { type: 'section', text: { type: 'mrkdwn', text: mrkdwn } };
+  accessory
+    ? { type: 'section', text: { type: 'mrkdwn', text: mrkdwn }, accessory }
+    : { type: 'section', text: { type: 'mrkdwn', text: mrkdwn } };
 
 export const fields = (items: readonly string[], mrkdwn?: string): SectionBlock => {
   const block: SectionBlock = { type: 'section', fields: items.map((text) => ({ type: 'mrkdwn', text })) };
@@ -74,12 +79,19 @@ export const fields = (items: readonly string[], mrkdwn?: string): SectionBlock 
   return block;
 };
 
-export const context = (...texts: string[]): ContextBlock => ({ type: 'context', elements: texts.map((text) => ({ type: 'mrkdwn', text })) });
+export const context = (...texts: string[]): ContextBlock => ({
+  type: 'context',
+  elements: texts.map((text) => ({ type: 'mrkdwn', text })),
+});
 
 export const divider = (): DividerBlock => ({ type: 'divider' });
 
 export const button = (text: string, actionId: string, value?: string, style?: Button['style']): Button => {
-  const b: Button = { type: 'button', text: { type: 'plain_text', text: cut(text, 75), emoji: true }, action_id: actionId };
+  const b: Button = {
+    type: 'button',
+    text: { type: 'plain_text', text: cut(text, 75), emoji: true },
+    action_id: actionId,
+  };
   if (value !== undefined) b.value = value;
   if (style) b.style = style;
   return b;

@@ -3,7 +3,7 @@
  * (so the count of what is left out names the right thing: "…and 12 more invoices"); `fitMessage` is the
  * safety net every message passes through before it is sent.
  */
-import { context, type Block, type Button, type Message, type Mrkdwn, type PlainText } from './kit.ts';
+import { type Block, type Button, context, type Message, type Mrkdwn, type PlainText } from './kit.ts';
 
 export const LIMITS = {
   blocks: 50,
@@ -75,7 +75,11 @@ const fitPlain = (t: PlainText, max: number): PlainText => ({ ...t, text: trunca
 const fitMrkdwn = (t: Mrkdwn, max: number): Mrkdwn => ({ ...t, text: truncate(t.text || ' ', max) });
 
 function fitButton(b: Button): Button {
-  const out: Button = { ...b, text: fitPlain(b.text, LIMITS.buttonText), action_id: b.action_id.slice(0, LIMITS.actionId) };
+  const out: Button = {
+    ...b,
+    text: fitPlain(b.text, LIMITS.buttonText),
+    action_id: b.action_id.slice(0, LIMITS.actionId),
+  };
   if (b.value !== undefined && b.value.length > LIMITS.buttonValue) delete out.value;
   return out;
 }
@@ -99,7 +103,10 @@ function fitBlock(block: Block): Block {
       return out;
     }
     case 'context':
-      return { ...block, elements: block.elements.slice(0, LIMITS.contextElements).map((e) => fitMrkdwn(e, LIMITS.contextText)) };
+      return {
+        ...block,
+        elements: block.elements.slice(0, LIMITS.contextElements).map((e) => fitMrkdwn(e, LIMITS.contextText)),
+      };
     case 'actions':
       return { ...block, elements: block.elements.slice(0, LIMITS.actionsElements).map(fitButton) };
     case 'divider':
@@ -115,7 +122,11 @@ export function fitMessage(message: Message): Message {
     const tail = blocks[blocks.length - 1]?.type === 'actions' ? blocks.slice(-1) : [];
     const room = LIMITS.blocks - tail.length - 1;
     const dropped = blocks.length - tail.length - room;
-    blocks = [...blocks.slice(0, room), context(moreLine(dropped, 'blocks not shown (narrow the command to see them)')), ...tail];
+    blocks = [
+      ...blocks.slice(0, room),
+      context(moreLine(dropped, 'blocks not shown (narrow the command to see them)')),
+      ...tail,
+    ];
   }
   const text = truncate(message.text.trim() === '' ? 'Linen' : message.text, LIMITS.fallbackText);
   return { text, blocks };

@@ -34,7 +34,9 @@ export function escLine(text: string | null | undefined): string {
 /** Plain text (headers, buttons) is not parsed by Slack; only fold lines and drop control characters. */
 export function plain(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
-  return String(text).replace(CONTROL, '').replace(/\s*\n\s*/g, ' ');
+  return String(text)
+    .replace(CONTROL, '')
+    .replace(/\s*\n\s*/g, ' ');
 }
 
 /** Bold a mrkdwn fragment that is already escaped. */

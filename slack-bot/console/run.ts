@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { isIsoDay, isValidTimeZone, startOfDayInZone } from '../../shared/dates.ts';
 import { answerText } from '../answers/answer.ts';
 import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
-import { keyRefOf, openDigestStore, type DigestStore } from '../digests/index.ts';
+import { type DigestStore, keyRefOf, openDigestStore } from '../digests/index.ts';
 import type { SlackClient } from '../digests/slack.ts';
 import { LinenService } from '../linen.ts';
 import { createLogger } from '../logger.ts';
@@ -25,7 +25,11 @@ export const CONSOLE_CHANNEL = 'C0CONSOLE';
 const consoleSlack = {
   conversations: {
     info: async ({ channel }: { channel: string }) => ({ ok: true, channel: { id: channel, is_member: true } }),
-    list: async () => ({ ok: true, channels: [{ id: CONSOLE_CHANNEL, name: 'console' }], response_metadata: { next_cursor: '' } }),
+    list: async () => ({
+      ok: true,
+      channels: [{ id: CONSOLE_CHANNEL, name: 'console' }],
+      response_metadata: { next_cursor: '' },
+    }),
     history: async () => ({ ok: true, messages: [] }),
   },
   chat: {
@@ -45,7 +49,10 @@ export interface ConsoleOptions {
 
 /** `/linen balance` or `balance` alike. */
 export function stripCommand(line: string): string {
-  return line.trim().replace(/^\/linen\b/i, '').trim();
+  return line
+    .trim()
+    .replace(/^\/linen\b/i, '')
+    .trim();
 }
 
 export async function runConsole(options: ConsoleOptions): Promise<number> {
@@ -65,13 +72,15 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
   let now: (() => number) | undefined;
   if (baseUrl) {
     timeZone ??= DEMO_TIME_ZONE;
-    if (!isValidTimeZone(timeZone)) throw new ConfigError(`LINEN_TIMEZONE must be an IANA timezone such as America/Chicago (got "${timeZone}").`);
+    if (!isValidTimeZone(timeZone))
+      throw new ConfigError(`LINEN_TIMEZONE must be an IANA timezone such as America/Chicago (got "${timeZone}").`);
     source = `the Linen API at ${baseUrl}${apiKey ? '' : ' (no LINEN_API_KEY set)'}`;
   } else {
     const { startSandbox } = await import('../../sandbox/index.ts');
     // SANDBOX_TODAY pins the sandbox's "today" (as `npm run sandbox` does), for reproducible demos.
     const today = env.SANDBOX_TODAY?.trim() || undefined;
-    if (today !== undefined && !isIsoDay(today)) throw new ConfigError(`SANDBOX_TODAY must be a calendar day as YYYY-MM-DD (got "${today}").`);
+    if (today !== undefined && !isIsoDay(today))
+      throw new ConfigError(`SANDBOX_TODAY must be a calendar day as YYYY-MM-DD (got "${today}").`);
     const sandbox = await startSandbox({ port: 0, timeZone: timeZone ?? DEMO_TIME_ZONE, ...(today ? { today } : {}) });
     if (today) {
       const noon = startOfDayInZone(today, sandbox.data.organization.time_zone).getTime() + 12 * 3_600_000;
@@ -89,7 +98,11 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
   const linen = new LinenService({ baseUrl, apiKey, timeZone });
   let store: Promise<DigestStore> | undefined;
   const digests = {
-    store: () => (store ??= openDigestStore({ databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR }, {})),
+    store: () =>
+      (store ??= openDigestStore(
+        { databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR },
+        {},
+      )),
     slack: consoleSlack,
     keyRef: apiKey ? keyRefOf(apiKey) : undefined,
     // The person at the terminal runs the bot: LINEN_ADMIN_USER_IDS is checked for its form only.
@@ -108,7 +121,12 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
     }
     print(`linen-connect Slack bot, console mode: answering from ${source}.`);
     print('Type a command such as "/linen balance", "/linen signals" or "/linen help"; Ctrl+D or Ctrl+C quits.');
-    const rl = createInterface({ input: options.input ?? process.stdin, output: out, prompt: '> ', terminal: Boolean((options.input ?? process.stdin) === process.stdin && process.stdin.isTTY) });
+    const rl = createInterface({
+      input: options.input ?? process.stdin,
+      output: out,
+      prompt: '> ',
+      terminal: Boolean((options.input ?? process.stdin) === process.stdin && process.stdin.isTTY),
+    });
     rl.prompt();
     let queue = Promise.resolve();
     await new Promise<void>((resolve) => {

@@ -3,8 +3,21 @@
  * scope grouped by customer, department and item (most severe first), what changed since its previous digest,
  * and yesterday's fill rate of the items concerned. Block Kit within Slack's limits, with a `text` fallback.
  */
-import { groupSignals, type Customer, type DailyDeliveryRow, type InventorySignal, type SignalGroup } from '../../shared/index.ts';
-import { context as contextBlock, divider, header, section as sectionBlock, type Block, type Message } from '../blocks/kit.ts';
+import {
+  type Customer,
+  type DailyDeliveryRow,
+  groupSignals,
+  type InventorySignal,
+  type SignalGroup,
+} from '../../shared/index.ts';
+import {
+  type Block,
+  context as contextBlock,
+  divider,
+  header,
+  type Message,
+  section as sectionBlock,
+} from '../blocks/kit.ts';
 import { fitMessage, LIMITS, truncate } from '../blocks/limits.ts';
 import { escLine as esc, plain } from '../blocks/mrkdwn.ts';
 import type { Severity, ShownSignal, Subscription } from './storage/types.ts';
@@ -38,7 +51,16 @@ export interface Digest extends SlackMessage {
   /** Nothing open, nothing changed, and no all-clear wanted: nothing to post. */
   quiet: boolean;
   shown: ShownSignal[];
-  counts: { open: number; high: number; medium: number; low: number; new: number; gone: number; acknowledged: number; customers: number };
+  counts: {
+    open: number;
+    high: number;
+    medium: number;
+    low: number;
+    new: number;
+    gone: number;
+    acknowledged: number;
+    customers: number;
+  };
 }
 
 export function inScope(s: InventorySignal, sub: DigestInput['subscription']): boolean {
@@ -55,14 +77,24 @@ export function shownOf(s: InventorySignal): ShownSignal {
     signalId: s.id,
     state: s.status,
     snapshot: {
-      kind: s.kind, severity: s.severity as Severity, summary: s.summary, customerId: s.customer_id,
-      departmentId: s.department_id, itemId: s.item_id, itemName: s.item_name,
+      kind: s.kind,
+      severity: s.severity as Severity,
+      summary: s.summary,
+      customerId: s.customer_id,
+      departmentId: s.department_id,
+      itemId: s.item_id,
+      itemName: s.item_name,
     },
   };
 }
 
 /** Yesterday's delivered/par of an item at a department, or across the customer when the department is null. */
-export function fillRateOf(rows: readonly DailyDeliveryRow[], customerId: string | null, departmentId: string | null, itemId: string | null) {
+export function fillRateOf(
+  rows: readonly DailyDeliveryRow[],
+  customerId: string | null,
+  departmentId: string | null,
+  itemId: string | null,
+) {
   let delivered = 0;
   let par = 0;
   for (const r of rows) {
@@ -79,15 +111,24 @@ export function fillRateOf(rows: readonly DailyDeliveryRow[], customerId: string
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const fmtDay = (d: string) => `${Number(d.slice(5, 7))}/${Number(d.slice(8, 10))}`;
 
-function fillText(input: DigestInput, customerId: string | null, departmentId: string | null, itemId: string | null): string {
+function fillText(
+  input: DigestInput,
+  customerId: string | null,
+  departmentId: string | null,
+  itemId: string | null,
+): string {
   const f = fillRateOf(input.deliveries, customerId, departmentId, itemId);
   return f ? `yesterday ${pct(f.rate)} of par (${f.delivered}/${f.par})` : 'no delivery with a par yesterday';
 }
 
 function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): string {
-  const where = g.departmentName ? `${esc(g.itemName ?? 'All items')} at ${esc(g.departmentName)}` : `${esc(g.itemName ?? 'All items')} (whole customer)`;
+  const where = g.departmentName
+    ? `${esc(g.itemName ?? 'All items')} at ${esc(g.departmentName)}`
+    : `${esc(g.itemName ?? 'All items')} (whole customer)`;
   const parts = g.signals.map((s) => {
-    const flags = [s.status === 'acknowledged' ? 'acknowledged' : '', isNew.has(s.id) ? '*new*' : ''].filter(Boolean).join(', ');
+    const flags = [s.status === 'acknowledged' ? 'acknowledged' : '', isNew.has(s.id) ? '*new*' : '']
+      .filter(Boolean)
+      .join(', ');
     const order = s.suggested_order_qty !== null ? ` · *order ${s.suggested_order_qty}*` : '';
     return `${esc(s.summary)} _(${fmtDay(s.window_start)}–${fmtDay(s.window_end)})_${order}${flags ? ` · ${flags}` : ''}`;
   });
@@ -127,8 +168,14 @@ export function buildDigest(input: DigestInput): Digest {
   const customerName = new Map(input.customers.map((c) => [c.id, c.name]));
   const by = (sev: string) => current.filter((s) => s.severity === sev).length;
   const counts = {
-    open: current.length, high: by('high'), medium: by('medium'), low: by('low'), new: isNew.size, gone: gone.length,
-    acknowledged: nowAcked.length, customers: new Set(current.map((s) => s.customer_id)).size,
+    open: current.length,
+    high: by('high'),
+    medium: by('medium'),
+    low: by('low'),
+    new: isNew.size,
+    gone: gone.length,
+    acknowledged: nowAcked.length,
+    customers: new Set(current.map((s) => s.customer_id)).size,
   };
   const quiet = current.length === 0 && gone.length === 0 && !input.subscription.allClear;
 
@@ -144,7 +191,10 @@ export function buildDigest(input: DigestInput): Digest {
 
   if (gone.length || nowAcked.length) {
     const lines = [
-      ...gone.map((p) => `:white_check_mark: *No longer open* (resolved or dismissed): ${esc(p.snapshot.summary)} · ${fillText(input, p.snapshot.customerId, p.snapshot.departmentId, p.snapshot.itemId)}`),
+      ...gone.map(
+        (p) =>
+          `:white_check_mark: *No longer open* (resolved or dismissed): ${esc(p.snapshot.summary)} · ${fillText(input, p.snapshot.customerId, p.snapshot.departmentId, p.snapshot.itemId)}`,
+      ),
       ...nowAcked.map((s) => `:eyes: *Acknowledged*: ${esc(s.summary)}`),
     ];
     const { blocks: b, left } = pack('*Since the previous digest*', lines, 6);
@@ -178,10 +228,16 @@ export function buildDigest(input: DigestInput): Digest {
   if (omitted.length) {
     const n = (sev: string) => omitted.filter((s) => s.severity === sev).length;
     const cs = new Set(omitted.map((s) => s.customer_id)).size;
-    blocks.push(context(`…and ${omitted.length} more signal${omitted.length === 1 ? '' : 's'} (${n('high')} high, ${n('medium')} medium, ${n('low')} low) across ${cs} customer${cs === 1 ? '' : 's'}.`));
+    blocks.push(
+      context(
+        `…and ${omitted.length} more signal${omitted.length === 1 ? '' : 's'} (${n('high')} high, ${n('medium')} medium, ${n('low')} low) across ${cs} customer${cs === 1 ? '' : 's'}.`,
+      ),
+    );
   }
 
-  const order = current.filter((s) => s.suggested_order_qty !== null).reduce((t, s) => t + (s.suggested_order_qty ?? 0), 0);
+  const order = current
+    .filter((s) => s.suggested_order_qty !== null)
+    .reduce((t, s) => t + (s.suggested_order_qty ?? 0), 0);
   const text = esc(
     current.length === 0
       ? `Linen digest ${input.title}: all clear${gone.length ? `, ${gone.length} no longer open` : ''}.`

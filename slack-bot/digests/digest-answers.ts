@@ -3,17 +3,17 @@
  * Slack (to check the bot can post) and the Linen client (to resolve customers, build previews). Every
  * answer is an ephemeral Block Kit message with a text fallback.
  */
-import { LinenError, type LinenClient } from '../../shared/index.ts';
-import { ArgsError, parseSubscribeArgs, tokenize } from './subscribe-args.ts';
-import type { Clock } from './clock.ts';
-import { context, section, type Block } from '../blocks/kit.ts';
+import { type LinenClient, LinenError } from '../../shared/index.ts';
+import { type Block, context, section } from '../blocks/kit.ts';
 import { LIMITS, truncate } from '../blocks/limits.ts';
 import { escLine as esc } from '../blocks/mrkdwn.ts';
-import type { ChannelArg } from './subscribe-args.ts';
+import type { Clock } from './clock.ts';
 import { digestFor, keySnapshot } from './runner.ts';
 import { describeSchedule, formatInstant, nextRuns } from './schedule.ts';
 import type { SlackClient } from './slack.ts';
 import type { DigestStore, Subscription } from './storage/types.ts';
+import type { ChannelArg } from './subscribe-args.ts';
+import { ArgsError, parseSubscribeArgs, tokenize } from './subscribe-args.ts';
 
 export interface DigestCommandContext {
   userId: string;
@@ -52,7 +52,8 @@ const reply = (text: string, extra: Block[] = []): CommandReply => ({
 });
 
 /** The message of a subscription whose key is gone: it cannot run or be previewed until subscribed again. */
-const KEY_GONE = 'was set up with a Linen API key that is no longer configured; unsubscribe it and subscribe again with the current key';
+const KEY_GONE =
+  'was set up with a Linen API key that is no longer configured; unsubscribe it and subscribe again with the current key';
 
 function keyKnown(ctx: DigestCommandContext, s: Subscription): boolean {
   return (ctx.keyRefs ?? [ctx.keyRef]).includes(s.keyRef);
@@ -63,7 +64,10 @@ async function channelNamed(ctx: DigestCommandContext, name: string): Promise<st
   let cursor: string | undefined;
   for (let page = 0; page < 50; page++) {
     const res = await ctx.slack.conversations.list({
-      types: 'public_channel,private_channel', exclude_archived: true, limit: 1000, ...(cursor ? { cursor } : {}),
+      types: 'public_channel,private_channel',
+      exclude_archived: true,
+      limit: 1000,
+      ...(cursor ? { cursor } : {}),
     });
     const hit = (res.channels ?? []).find((c) => c.name === name || c.name_normalized === name);
     if (hit?.id) return hit.id;
@@ -73,7 +77,10 @@ async function channelNamed(ctx: DigestCommandContext, name: string): Promise<st
   return null;
 }
 
-async function channelIdOf(ctx: DigestCommandContext, arg: ChannelArg | null): Promise<{ id: string } | { problem: string }> {
+async function channelIdOf(
+  ctx: DigestCommandContext,
+  arg: ChannelArg | null,
+): Promise<{ id: string } | { problem: string }> {
   if (!arg) return { id: ctx.channelId };
   if ('id' in arg) return { id: arg.id };
   try {
@@ -81,7 +88,9 @@ async function channelIdOf(ctx: DigestCommandContext, arg: ChannelArg | null): P
     if (id) return { id };
   } catch (e) {
     const code = (e as { data?: { error?: string } }).data?.error;
-    return { problem: `I couldn't look up #${esc(arg.name)} (${esc(code ?? 'Slack did not answer')}); pick the channel from Slack's autocomplete or try again.` };
+    return {
+      problem: `I couldn't look up #${esc(arg.name)} (${esc(code ?? 'Slack did not answer')}); pick the channel from Slack's autocomplete or try again.`,
+    };
   }
   return {
     problem: `I can't find a channel named #${esc(arg.name)}: check the spelling, and if it is private, run \`/invite @Linen\` in it first.`,
@@ -101,21 +110,27 @@ async function canPost(ctx: DigestCommandContext, channelId: string): Promise<st
     return `I'm not a member of <#${channelId}>; run \`/invite @Linen\` in that channel, then try again.`;
   } catch (e) {
     const code = (e as { data?: { error?: string } }).data?.error;
-    if (code === 'channel_not_found') return `I can't see <#${channelId}>; if it is private, run \`/invite @Linen\` there first.`;
+    if (code === 'channel_not_found')
+      return `I can't see <#${channelId}>; if it is private, run \`/invite @Linen\` there first.`;
     return `I couldn't check <#${channelId}> (${esc(code ?? String(e))}); try again.`;
   }
 }
 
 function describe(s: Subscription, customerNames?: Map<string, string>, keyGone = false): string {
-  const who = s.customerIds.length ? s.customerIds.map((id) => esc(customerNames?.get(id) ?? id)).join(', ') : 'all customers';
+  const who = s.customerIds.length
+    ? s.customerIds.map((id) => esc(customerNames?.get(id) ?? id)).join(', ')
+    : 'all customers';
   const sev = s.minSeverity === 'low' ? 'every severity' : `${s.minSeverity} severity and above`;
-  const status = s.status === 'active' ? '' : s.status === 'paused' ? ' · *paused*' : ` · *failing*: ${s.failureReason ?? ''}`;
+  const status =
+    s.status === 'active' ? '' : s.status === 'paused' ? ' · *paused*' : ` · *failing*: ${s.failureReason ?? ''}`;
   const gone = keyGone ? ` · *${KEY_GONE}*` : '';
   return `\`${s.id}\` <#${s.channelId}> ${describeSchedule(s)}, ${who}, ${sev}${s.allClear ? ', all-clear posts' : ''}${status}${gone}`;
 }
 
 function nextThree(s: Subscription, now: Date): string {
-  return nextRuns(s, now, 3).map((d) => formatInstant(d, s.timeZone)).join(' · ');
+  return nextRuns(s, now, 3)
+    .map((d) => formatInstant(d, s.timeZone))
+    .join(' · ');
 }
 
 async function findOwned(ctx: DigestCommandContext, id: string | undefined): Promise<Subscription | string> {
@@ -127,7 +142,10 @@ async function findOwned(ctx: DigestCommandContext, id: string | undefined): Pro
   return sub;
 }
 
-export async function runDigestCommand(args: string | readonly string[], ctx: DigestCommandContext): Promise<CommandReply> {
+export async function runDigestCommand(
+  args: string | readonly string[],
+  ctx: DigestCommandContext,
+): Promise<CommandReply> {
   const tokens = tokenize(args);
   const sub = (tokens[0]?.text ?? 'help').toLowerCase();
   const rest = tokens.slice(1);
@@ -161,8 +179,18 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         const schedule = { cadence: a.cadence, time: a.time, timeZone: ctx.timeZone };
         const first = nextRuns(schedule, now, 1)[0] ?? null;
         const created = await ctx.store.createSubscription(
-          { ...schedule, teamId: ctx.teamId ?? null, keyRef: ctx.keyRef, channelId, customerIds, minSeverity: a.minSeverity, allClear: a.allClear, createdBy: ctx.userId },
-          now, first,
+          {
+            ...schedule,
+            teamId: ctx.teamId ?? null,
+            keyRef: ctx.keyRef,
+            channelId,
+            customerIds,
+            minSeverity: a.minSeverity,
+            allClear: a.allClear,
+            createdBy: ctx.userId,
+          },
+          now,
+          first,
         );
         return reply(`Subscribed: ${describe(created, names)}.\nNext runs: ${nextThree(created, now)}.`);
       }
@@ -185,7 +213,14 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         }
         if (cur) blocks.push(section(cur));
         if (listed < subs.length) blocks.push(context(`…and ${subs.length - listed} more subscriptions.`));
-        return { responseType: 'ephemeral', text: truncate(`${subs.length} digest subscriptions: ${subs.map((s) => s.id).join(', ')}`, LIMITS.fallbackText), blocks };
+        return {
+          responseType: 'ephemeral',
+          text: truncate(
+            `${subs.length} digest subscriptions: ${subs.map((s) => s.id).join(', ')}`,
+            LIMITS.fallbackText,
+          ),
+          blocks,
+        };
       }
       case 'unsubscribe':
       case 'pause':
@@ -215,14 +250,31 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
           target = found;
         } else {
           target = {
-            id: '', teamId: null, keyRef: ctx.keyRef, channelId: ctx.channelId, cadence: 'daily', time: '07:00', timeZone: ctx.timeZone,
-            customerIds: [], minSeverity: 'low', allClear: true, status: 'active', failureReason: null, createdBy: ctx.userId, createdAt: now, nextRunAt: null,
+            id: '',
+            teamId: null,
+            keyRef: ctx.keyRef,
+            channelId: ctx.channelId,
+            cadence: 'daily',
+            time: '07:00',
+            timeZone: ctx.timeZone,
+            customerIds: [],
+            minSeverity: 'low',
+            allClear: true,
+            status: 'active',
+            failureReason: null,
+            createdBy: ctx.userId,
+            createdAt: now,
+            nextRunAt: null,
           };
         }
         const d = await digestFor(ctx.store, { ...target, allClear: true }, now, keySnapshot(ctx.linen));
         const quiet = d.counts.open === 0 && d.counts.gone === 0 && !target.allClear;
         const note = `_Preview, only you can see it${quiet ? '; the scheduled digest would stay quiet' : ''}._`;
-        return { responseType: 'ephemeral', text: d.text, blocks: [...d.blocks.slice(0, LIMITS.blocks - 1), context(note)] };
+        return {
+          responseType: 'ephemeral',
+          text: d.text,
+          blocks: [...d.blocks.slice(0, LIMITS.blocks - 1), context(note)],
+        };
       }
       default:
         return reply(`Digest commands:\n${USAGE}`);

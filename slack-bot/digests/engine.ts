@@ -10,11 +10,21 @@
  * 3. Post and record: `posting` (lease renewed), chat.postMessage with metadata, then `posted` with the ts.
  *    Every update is conditional on still owning the claim.
  */
-import { explainFailure, findPostedRun, METADATA_EVENT, SlackDeliveryError, withSlackRetry, type ChannelPacer, type RetryOptions, type SlackClient } from './slack.ts';
+
 import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '../../shared/errors.ts';
 import type { Clock } from './clock.ts';
-import { runsBetween } from './schedule.ts';
 import type { Digest } from './content.ts';
+import { runsBetween } from './schedule.ts';
+import {
+  type ChannelPacer,
+  explainFailure,
+  findPostedRun,
+  METADATA_EVENT,
+  type RetryOptions,
+  type SlackClient,
+  SlackDeliveryError,
+  withSlackRetry,
+} from './slack.ts';
 import type { DigestRun, DigestStore, MaterializePlan, Subscription } from './storage/types.ts';
 
 export const DEFAULT_GRACE_MS = 2 * 60 * 60 * 1000;
@@ -44,20 +54,36 @@ export interface EngineOptions {
   logger?: Logger;
   retry?: RetryOptions;
   /** Test seams around the post: called after chat.postMessage answered, before it is recorded. */
-  hooks?: { afterPost?(run: DigestRun, ts: string): Promise<void> | void; beforePost?(run: DigestRun): Promise<void> | void };
+  hooks?: {
+    afterPost?(run: DigestRun, ts: string): Promise<void> | void;
+    beforePost?(run: DigestRun): Promise<void> | void;
+  };
 }
 
 export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed' | 'retry' | 'lost';
 
 /** What to insert for a due subscription: every instant since its `next_run_at`, old ones skipped. */
-export function planRuns(sub: Subscription, now: Date, graceMs: number, logger: Logger = silentLogger): MaterializePlan {
+export function planRuns(
+  sub: Subscription,
+  now: Date,
+  graceMs: number,
+  logger: Logger = silentLogger,
+): MaterializePlan {
   const start = sub.nextRunAt ?? now;
   const instants = [start, ...runsBetween(sub, start, now, 10_000)].filter((d) => d.getTime() <= now.getTime());
   const runs = instants.map((at) => {
     const late = now.getTime() - at.getTime();
     if (late <= graceMs) return { scheduledFor: at, status: 'pending' as const };
-    logger.warn('skipping a digest missed beyond the grace period', { subscription: sub.id, scheduledFor: at.toISOString(), lateMs: late });
-    return { scheduledFor: at, status: 'skipped' as const, error: `missed by ${Math.round(late / 60000)} min (grace ${Math.round(graceMs / 60000)} min)` };
+    logger.warn('skipping a digest missed beyond the grace period', {
+      subscription: sub.id,
+      scheduledFor: at.toISOString(),
+      lateMs: late,
+    });
+    return {
+      scheduledFor: at,
+      status: 'skipped' as const,
+      error: `missed by ${Math.round(late / 60000)} min (grace ${Math.round(graceMs / 60000)} min)`,
+    };
   });
   return { runs, nextRunAt: runsBetween(sub, now, new Date(now.getTime() + 400 * 86_400_000), 1)[0] ?? null };
 }
@@ -92,12 +118,22 @@ export class DigestEngine {
    * when the run is still to be sent.
    */
   async execute(
-    run: DigestRun, sub: Subscription | null, digest: () => Promise<Digest>, slack: SlackClient, pacer: ChannelPacer,
+    run: DigestRun,
+    sub: Subscription | null,
+    digest: () => Promise<Digest>,
+    slack: SlackClient,
+    pacer: ChannelPacer,
   ): Promise<RunOutcome> {
     const { store, workerId } = this;
     const now = () => this.clock.now();
     if (sub?.status !== 'active') {
-      await store.endRun(run.id, workerId, now(), 'skipped', sub ? `subscription ${sub.status}` : 'subscription deleted');
+      await store.endRun(
+        run.id,
+        workerId,
+        now(),
+        'skipped',
+        sub ? `subscription ${sub.status}` : 'subscription deleted',
+      );
       return 'skipped';
     }
     const channel = run.channelId ?? sub.channelId;
@@ -106,7 +142,10 @@ export class DigestEngine {
       const getDigest = async () => (built ??= await digest());
       if (run.status === 'posting') {
         // A previous attempt may have reached Slack before its replica died: look for the run id first.
-        const ts = await withSlackRetry(() => findPostedRun(slack, channel, run.id, new Date(run.scheduledFor.getTime() - 60_000)), this.opts.retry);
+        const ts = await withSlackRetry(
+          () => findPostedRun(slack, channel, run.id, new Date(run.scheduledFor.getTime() - 60_000)),
+          this.opts.retry,
+        );
         if (ts) {
           const d = await getDigest().catch(() => null);
           await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d?.shown ?? [] });
@@ -116,12 +155,24 @@ export class DigestEngine {
       }
       const late = now().getTime() - run.scheduledFor.getTime();
       if (late > this.graceMs) {
-        await store.endRun(run.id, workerId, now(), 'skipped', `not sent within the grace period (late by ${Math.round(late / 60000)} min)`);
+        await store.endRun(
+          run.id,
+          workerId,
+          now(),
+          'skipped',
+          `not sent within the grace period (late by ${Math.round(late / 60000)} min)`,
+        );
         this.logger.warn('skipped a digest not sent within the grace period', { run: run.id, subscription: sub.id });
         return 'skipped';
       }
       if (run.attempts > (this.opts.maxAttempts ?? 5)) {
-        await store.endRun(run.id, workerId, now(), 'failed', `gave up after ${run.attempts - 1} attempts: ${run.error ?? ''}`);
+        await store.endRun(
+          run.id,
+          workerId,
+          now(),
+          'failed',
+          `gave up after ${run.attempts - 1} attempts: ${run.error ?? ''}`,
+        );
         return 'failed';
       }
       const d = await getDigest();
@@ -139,10 +190,15 @@ export class DigestEngine {
           if (!marked) return null;
           await this.opts.hooks?.beforePost?.(run);
           const res = await withSlackRetry(
-            () => slack.chat.postMessage({
-              channel, text: d.text, blocks: d.blocks, unfurl_links: false, unfurl_media: false,
-              metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
-            }),
+            () =>
+              slack.chat.postMessage({
+                channel,
+                text: d.text,
+                blocks: d.blocks,
+                unfurl_links: false,
+                unfurl_media: false,
+                metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
+              }),
             this.opts.retry,
           );
           return String(res.ts);
@@ -150,8 +206,15 @@ export class DigestEngine {
       );
       if (sent === null) return 'lost';
       await this.opts.hooks?.afterPost?.(run, sent);
-      const ok = await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: sent, shown: d.shown });
-      if (!ok) this.logger.warn('posted, but the claim had been taken over; the new owner will find the message', { run: run.id });
+      const ok = await store.completeRun(run.id, workerId, now(), {
+        status: 'posted',
+        messageTs: sent,
+        shown: d.shown,
+      });
+      if (!ok)
+        this.logger.warn('posted, but the claim had been taken over; the new owner will find the message', {
+          run: run.id,
+        });
       return ok ? 'posted' : 'lost';
     } catch (err) {
       return this.fail(run, sub, err, slack);
@@ -168,14 +231,20 @@ export class DigestEngine {
       const reason = explainFailure(code, sub.channelId);
       await this.store.endRun(run.id, this.workerId, now, 'failed', code);
       if (await this.store.markFailing(sub.id, reason, now)) {
-        this.logger.warn('subscription failing; its creator is told once and it is not retried until resumed', { subscription: sub.id, code, reason });
+        this.logger.warn('subscription failing; its creator is told once and it is not retried until resumed', {
+          subscription: sub.id,
+          code,
+          reason,
+        });
         await withSlackRetry(
-          () => slack.chat.postMessage({
-            channel: sub.createdBy,
-            text: code === 'linen_key_missing'
-              ? `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}.`
-              : `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}. Fix it, then run \`/linen digest resume ${sub.id}\`.`,
-          }),
+          () =>
+            slack.chat.postMessage({
+              channel: sub.createdBy,
+              text:
+                code === 'linen_key_missing'
+                  ? `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}.`
+                  : `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}. Fix it, then run \`/linen digest resume ${sub.id}\`.`,
+            }),
           { ...this.opts.retry, retries: 1 },
         ).catch((e) => this.logger.warn('could not tell the creator', { subscription: sub.id, error: String(e) }));
       }
@@ -183,7 +252,12 @@ export class DigestEngine {
     }
     const message = err instanceof Error ? err.message : String(err);
     this.logger.warn('digest attempt failed; will retry', { run: run.id, error: message });
-    await this.store.releaseRun(run.id, this.workerId, new Date(now.getTime() + (this.opts.retryDelayMs ?? 60_000)), message.slice(0, 500));
+    await this.store.releaseRun(
+      run.id,
+      this.workerId,
+      new Date(now.getTime() + (this.opts.retryDelayMs ?? 60_000)),
+      message.slice(0, 500),
+    );
     return 'retry';
   }
 }

@@ -2,19 +2,20 @@
  * The digest worker: ticks every `tickMs`, each tick materializing, claiming and delivering due digests.
  * Safe to run on several replicas against one PostgreSQL database.
  */
-import { hostname } from 'node:os';
+
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { LinenClient } from '../../shared/index.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { type Clock, systemClock } from './clock.ts';
 import { consoleLogger, DigestEngine, type EngineOptions, type Logger } from './engine.ts';
 import { runDigestTick, type TickResult } from './runner.ts';
 import { ChannelPacer, type SlackClient } from './slack.ts';
 import type { DigestStore } from './storage/types.ts';
 
-export { openDigestStore, type DigestStore } from './storage/index.ts';
-export { runDigestCommand } from './digest-answers.ts';
 export type { Clock } from './clock.ts';
+export { runDigestCommand } from './digest-answers.ts';
 export { clientsByKeyRef, keyRefOf } from './key-ref.ts';
+export { type DigestStore, openDigestStore } from './storage/index.ts';
 
 export interface DigestWorkerOptions {
   store: DigestStore;
@@ -65,14 +66,27 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
 
   const tick = (): Promise<TickResult> => {
     const prev = running ?? Promise.resolve(null);
-    const next = prev.catch(() => null).then(() =>
-      runDigestTick({ engine, slack: options.slack, linenClientFor: options.linenClientFor, pacer, claimLimit: options.claimLimit }),
-    );
+    const next = prev
+      .catch(() => null)
+      .then(() =>
+        runDigestTick({
+          engine,
+          slack: options.slack,
+          linenClientFor: options.linenClientFor,
+          pacer,
+          claimLimit: options.claimLimit,
+        }),
+      );
     running = next;
-    void next.then((r) => options.onTick?.(r), (e) => logger.warn('digest tick failed', { error: String(e) }));
-    void next.finally(() => {
-      if (running === next) running = null;
-    }).catch(() => {});
+    void next.then(
+      (r) => options.onTick?.(r),
+      (e) => logger.warn('digest tick failed', { error: String(e) }),
+    );
+    void next
+      .finally(() => {
+        if (running === next) running = null;
+      })
+      .catch(() => {});
     return next;
   };
   const loop = () => {

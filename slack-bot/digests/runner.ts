@@ -3,12 +3,18 @@
  * share them across that key's subscriptions, build every digest and deliver it through the per-channel
  * pacer (channels in parallel).
  */
-import { addDays, type Customer, type DailyDeliveryRow, type InventorySignal, type LinenClient } from '../../shared/index.ts';
-import { dayInZoneOf, titleOf } from './time.ts';
+import {
+  addDays,
+  type Customer,
+  type DailyDeliveryRow,
+  type InventorySignal,
+  type LinenClient,
+} from '../../shared/index.ts';
 import { buildDigest, type Digest } from './content.ts';
 import type { DigestEngine, RunOutcome } from './engine.ts';
 import type { ChannelPacer, SlackClient } from './slack.ts';
 import type { DigestStore, ShownSignal, Subscription } from './storage/types.ts';
+import { dayInZoneOf, titleOf } from './time.ts';
 
 export interface TickDeps {
   engine: DigestEngine;
@@ -36,7 +42,9 @@ export interface KeySnapshot {
 }
 
 /** One key's data for this tick: signals and customers fetched once, deliveries once per day asked. */
-export function keySnapshot(client: LinenClient): KeySnapshot & { deliveriesOn(day: string): Promise<DailyDeliveryRow[]> } {
+export function keySnapshot(
+  client: LinenClient,
+): KeySnapshot & { deliveriesOn(day: string): Promise<DailyDeliveryRow[]> } {
   const snap: KeySnapshot = {
     // Without a status the API lists open and acknowledged signals; the digest keeps its kinds.
     signals: client.inventory.signals().all(),
@@ -60,15 +68,27 @@ export function keySnapshot(client: LinenClient): KeySnapshot & { deliveriesOn(d
 
 /** Builds a subscription's digest for an instant from a key snapshot and what its previous digest showed. */
 export async function digestFor(
-  store: Pick<DigestStore, 'previousDigest'>, sub: Subscription, at: Date, snap: ReturnType<typeof keySnapshot>,
+  store: Pick<DigestStore, 'previousDigest'>,
+  sub: Subscription,
+  at: Date,
+  snap: ReturnType<typeof keySnapshot>,
   previous?: Promise<{ shown: ShownSignal[] } | null>,
 ): Promise<Digest> {
   const yesterday = addDays(dayInZoneOf(at, sub.timeZone), -1);
   const [signals, customers, deliveries, prev] = await Promise.all([
-    snap.signals, snap.customers, snap.deliveriesOn(yesterday), previous ?? store.previousDigest(sub.id, at),
+    snap.signals,
+    snap.customers,
+    snap.deliveriesOn(yesterday),
+    previous ?? store.previousDigest(sub.id, at),
   ]);
   return buildDigest({
-    subscription: sub, signals, customers, deliveries, yesterday, previous: prev ? prev.shown : null, title: titleOf(at, sub.timeZone),
+    subscription: sub,
+    signals,
+    customers,
+    deliveries,
+    yesterday,
+    previous: prev ? prev.shown : null,
+    title: titleOf(at, sub.timeZone),
   });
 }
 
@@ -76,12 +96,20 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
   const { engine } = deps;
   const mat = await engine.materialize();
   const runs = await engine.claim(deps.claimLimit ?? 500);
-  const result: TickResult = { materialized: mat.created, skippedAtMaterialize: mat.skipped, claimed: runs.length, signalFetches: 0, outcomes: {} };
+  const result: TickResult = {
+    materialized: mat.created,
+    skippedAtMaterialize: mat.skipped,
+    claimed: runs.length,
+    signalFetches: 0,
+    outcomes: {},
+  };
   if (!runs.length) return result;
 
   // Set-based reads for the whole batch: the subscriptions, and what each one's previous digest showed.
   const subs = await engine.store.getSubscriptions([...new Set(runs.map((r) => r.subscriptionId))]);
-  const previous = engine.store.previousDigests(runs.map((r) => ({ subscriptionId: r.subscriptionId, before: r.scheduledFor })));
+  const previous = engine.store.previousDigests(
+    runs.map((r) => ({ subscriptionId: r.subscriptionId, before: r.scheduledFor })),
+  );
   previous.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
   const snapshots = new Map<string, ReturnType<typeof keySnapshot>>();
   const snapshotOf = (keyRef: string) => {
@@ -98,7 +126,18 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
     runs.map(async (run, i) => {
       const sub = subs.get(run.subscriptionId) ?? null;
       const outcome = await engine.execute(
-        run, sub, () => digestFor(engine.store, sub!, run.scheduledFor, snapshotOf(sub!.keyRef), previous.then((p) => p[i] ?? null)), deps.slack, deps.pacer,
+        run,
+        sub,
+        () =>
+          digestFor(
+            engine.store,
+            sub!,
+            run.scheduledFor,
+            snapshotOf(sub!.keyRef),
+            previous.then((p) => p[i] ?? null),
+          ),
+        deps.slack,
+        deps.pacer,
       );
       result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
     }),

@@ -11,9 +11,24 @@ export const DAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as co
 export type DayName = (typeof DAY_NAMES)[number];
 
 const ALIASES: Record<string, DayName> = {
-  sun: 'sun', sunday: 'sun', mon: 'mon', monday: 'mon', tue: 'tue', tues: 'tue', tuesday: 'tue',
-  wed: 'wed', weds: 'wed', wednesday: 'wed', thu: 'thu', thur: 'thu', thurs: 'thu', thursday: 'thu',
-  fri: 'fri', friday: 'fri', sat: 'sat', saturday: 'sat',
+  sun: 'sun',
+  sunday: 'sun',
+  mon: 'mon',
+  monday: 'mon',
+  tue: 'tue',
+  tues: 'tue',
+  tuesday: 'tue',
+  wed: 'wed',
+  weds: 'wed',
+  wednesday: 'wed',
+  thu: 'thu',
+  thur: 'thu',
+  thurs: 'thu',
+  thursday: 'thu',
+  fri: 'fri',
+  friday: 'fri',
+  sat: 'sat',
+  saturday: 'sat',
 };
 
 export class ScheduleError extends Error {
@@ -34,12 +49,18 @@ export function parseCadence(input: string): string {
   if (s === 'daily' || s === 'everyday' || s === 'every-day') return 'daily';
   if (s === 'weekdays') return 'weekdays';
   if (s === 'weekends') return 'weekends';
-  const parts = s.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new ScheduleError('Give a cadence: daily, weekdays, or days such as mon,wed,fri.');
   const days = new Set<DayName>();
   for (const p of parts) {
     const d = dayName(p);
-    if (!d) throw new ScheduleError(`"${p}" is not a day; use mon, tue, wed, thu, fri, sat or sun (for example mon,wed,fri).`);
+    if (!d)
+      throw new ScheduleError(
+        `"${p}" is not a day; use mon, tue, wed, thu, fri, sat or sun (for example mon,wed,fri).`,
+      );
     days.add(d);
   }
   if (days.size === 7) return 'daily';
@@ -59,7 +80,16 @@ export function cronPattern(cadence: string, time: string): string {
   const [hh, mm] = parseTime(time).split(':');
   const c = parseCadence(cadence);
   const dow =
-    c === 'daily' ? '*' : c === 'weekdays' ? '1-5' : c === 'weekends' ? '0,6' : c.split(',').map((d) => DAY_NAMES.indexOf(d as DayName)).join(',');
+    c === 'daily'
+      ? '*'
+      : c === 'weekdays'
+        ? '1-5'
+        : c === 'weekends'
+          ? '0,6'
+          : c
+              .split(',')
+              .map((d) => DAY_NAMES.indexOf(d as DayName))
+              .join(',');
   return `${Number(mm)} ${Number(hh)} * * ${dow}`;
 }
 
@@ -119,7 +149,13 @@ export function runsBetween(s: Schedule, after: Date, until: Date, max = 1000): 
 /** `Mon 9 Mar, 07:00 CDT` in the given timezone. */
 export function formatInstant(d: Date, timeZone: string): string {
   const f = dateTimeFormat('en-GB', {
-    timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
   });
   const p: Record<string, string> = {};
   for (const part of f.formatToParts(d)) p[part.type] = part.value;
@@ -132,6 +168,13 @@ export function formatInstant(d: Date, timeZone: string): string {
 /** Human description: `daily at 07:00`, `on mon, wed, fri at 07:00`. */
 export function describeSchedule(s: Schedule): string {
   const c = parseCadence(s.cadence);
-  const when = c === 'daily' ? 'daily' : c === 'weekdays' ? 'on weekdays' : c === 'weekends' ? 'on weekends' : `on ${c.split(',').join(', ')}`;
+  const when =
+    c === 'daily'
+      ? 'daily'
+      : c === 'weekdays'
+        ? 'on weekdays'
+        : c === 'weekends'
+          ? 'on weekends'
+          : `on ${c.split(',').join(', ')}`;
   return `${when} at ${s.time} (${s.timeZone})`;
 }

@@ -8,8 +8,17 @@ export type SlackClient = Pick<WebClient, 'chat' | 'conversations'>;
 
 /** Errors that will not go away by retrying: the subscription is marked failing and its creator told. */
 export const PERMANENT_ERRORS = new Set([
-  'not_in_channel', 'channel_not_found', 'is_archived', 'invalid_auth', 'account_inactive', 'token_revoked',
-  'not_authed', 'missing_scope', 'restricted_action', 'team_access_not_granted', 'ekm_access_denied',
+  'not_in_channel',
+  'channel_not_found',
+  'is_archived',
+  'invalid_auth',
+  'account_inactive',
+  'token_revoked',
+  'not_authed',
+  'missing_scope',
+  'restricted_action',
+  'team_access_not_granted',
+  'ekm_access_denied',
 ]);
 
 export const METADATA_EVENT = 'linen_digest';
@@ -42,7 +51,10 @@ export interface RetryOptions {
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class SlackDeliveryError extends Error {
-  constructor(readonly failure: SlackFailure, cause: unknown) {
+  constructor(
+    readonly failure: SlackFailure,
+    cause: unknown,
+  ) {
     super(`Slack ${failure.code}`, { cause });
     this.name = 'SlackDeliveryError';
   }
@@ -90,21 +102,23 @@ export class ChannelPacer {
    */
   runPrepared<P, T>(channel: string, prepare: () => Promise<P>, send: (prepared: P) => Promise<T>): Promise<T> {
     const prev = this.#tails.get(channel) ?? Promise.resolve();
-    const next = prev.catch(() => {}).then(async () => {
-      const prepared = prepare();
-      prepared.catch(() => {}); // awaited below, after the wait
-      const last = this.#last.get(channel);
-      if (last !== undefined) {
-        const due = last + this.intervalMs - this.monotonic();
-        if (due > 0) await this.wait(due);
-      }
-      const p = await prepared;
-      try {
-        return await send(p);
-      } finally {
-        this.#last.set(channel, this.monotonic());
-      }
-    });
+    const next = prev
+      .catch(() => {})
+      .then(async () => {
+        const prepared = prepare();
+        prepared.catch(() => {}); // awaited below, after the wait
+        const last = this.#last.get(channel);
+        if (last !== undefined) {
+          const due = last + this.intervalMs - this.monotonic();
+          if (due > 0) await this.wait(due);
+        }
+        const p = await prepared;
+        try {
+          return await send(p);
+        } finally {
+          this.#last.set(channel, this.monotonic());
+        }
+      });
     this.#tails.set(channel, next);
     const cleanup = () => {
       if (this.#tails.get(channel) === next) this.#tails.delete(channel);
@@ -115,11 +129,21 @@ export class ChannelPacer {
 }
 
 /** The ts of a message in `channel` carrying this run id in its metadata, looking back to `oldest`. */
-export async function findPostedRun(slack: SlackClient, channel: string, runId: string, oldest: Date, pages = 5): Promise<string | null> {
+export async function findPostedRun(
+  slack: SlackClient,
+  channel: string,
+  runId: string,
+  oldest: Date,
+  pages = 5,
+): Promise<string | null> {
   let cursor: string | undefined;
   for (let i = 0; i < pages; i++) {
     const res = await slack.conversations.history({
-      channel, include_all_metadata: true, limit: 200, oldest: (oldest.getTime() / 1000).toFixed(6), ...(cursor ? { cursor } : {}),
+      channel,
+      include_all_metadata: true,
+      limit: 200,
+      oldest: (oldest.getTime() / 1000).toFixed(6),
+      ...(cursor ? { cursor } : {}),
     });
     for (const m of res.messages ?? []) {
       const meta = m.metadata as { event_type?: string; event_payload?: { run_id?: unknown } } | undefined;

@@ -2,7 +2,7 @@
  * Reading `/linen digest subscribe ...` arguments: channel, cadence, time, customers and minimum severity, in
  * any order. Throws ArgsError with one sentence for bad input.
  */
-import { parseCadence, parseTime, ScheduleError, dayName } from './schedule.ts';
+import { dayName, parseCadence, parseTime, ScheduleError } from './schedule.ts';
 import type { Severity } from './storage/types.ts';
 
 export class ArgsError extends Error {
@@ -42,15 +42,35 @@ export function channelOf(token: string): ChannelArg | null {
   if (/^[CG][A-Z0-9]{6,}$/.test(token)) return { id: token };
   const named = /^#([a-z0-9][a-z0-9._-]{0,79})$/i.exec(token);
   if (named) return { name: named[1]!.toLowerCase() };
-  if (token.startsWith('#')) throw new ArgsError(`"${token}" is not a channel name; Slack channel names use lowercase letters, digits, - and _.`);
+  if (token.startsWith('#'))
+    throw new ArgsError(
+      `"${token}" is not a channel name; Slack channel names use lowercase letters, digits, - and _.`,
+    );
   return null;
 }
 
-export function parseSubscribeArgs(tokens: readonly { text: string; quoted: boolean }[], defaults: { time: string }): SubscribeArgs {
-  const out: SubscribeArgs = { channel: null, cadence: 'daily', time: defaults.time, customers: [], minSeverity: 'low', allClear: false };
+export function parseSubscribeArgs(
+  tokens: readonly { text: string; quoted: boolean }[],
+  defaults: { time: string },
+): SubscribeArgs {
+  const out: SubscribeArgs = {
+    channel: null,
+    cadence: 'daily',
+    time: defaults.time,
+    customers: [],
+    minSeverity: 'low',
+    allClear: false,
+  };
   const words: string[] = [];
   const flush = () => {
-    if (words.length) out.customers.push(...words.join(' ').split(',').map((s) => s.trim()).filter(Boolean));
+    if (words.length)
+      out.customers.push(
+        ...words
+          .join(' ')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     words.length = 0;
   };
   try {
@@ -76,7 +96,11 @@ export function parseSubscribeArgs(tokens: readonly { text: string; quoted: bool
       } else if (lower === 'all-clear' || lower === 'allclear') {
         flush();
         out.allClear = true;
-      } else if (['daily', 'weekdays', 'weekends'].includes(lower) || (parts.length > 1 && parts.some((p) => dayName(p) !== null)) || (parts.length === 1 && dayName(parts[0]!) !== null)) {
+      } else if (
+        ['daily', 'weekdays', 'weekends'].includes(lower) ||
+        (parts.length > 1 && parts.some((p) => dayName(p) !== null)) ||
+        (parts.length === 1 && dayName(parts[0]!) !== null)
+      ) {
         flush();
         out.cadence = parseCadence(lower);
       } else {

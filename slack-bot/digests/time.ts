@@ -8,5 +8,7 @@ export function dayInZoneOf(at: Date, timeZone: string): string {
 
 /** `Thu 5 Nov` in the timezone. */
 export function titleOf(at: Date, timeZone: string): string {
-  return dateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).format(at).replace(',', '');
+  return dateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short' })
+    .format(at)
+    .replace(',', '');
 }

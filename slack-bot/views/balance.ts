@@ -1,7 +1,7 @@
 /** `/linen balance [customer]`: A/R balance and aging per customer, with the open invoices. */
 import type { ArReport } from '../../shared/reports/index.ts';
 import type { Invoice } from '../../shared/schemas/accounting.ts';
-import { button, context, divider, fields, header, section, type Block, type Message } from '../blocks/kit.ts';
+import { type Block, button, context, divider, fields, header, type Message, section } from '../blocks/kit.ts';
 import { moreLine, take } from '../blocks/limits.ts';
 import { bold, dayOf, escLine, money, plain, plural } from '../blocks/mrkdwn.ts';
 import { ACTION } from './common.ts';
@@ -28,7 +28,8 @@ export function pdfRef(inv: Invoice, timeZone: string): PdfRef {
 export function parsePdfRef(value: string | undefined): PdfRef | null {
   try {
     const v = JSON.parse(value ?? '') as Partial<PdfRef>;
-    if (typeof v.i === 'string' && typeof v.c === 'string' && typeof v.d === 'string' && typeof v.n === 'string') return v as PdfRef;
+    if (typeof v.i === 'string' && typeof v.c === 'string' && typeof v.d === 'string' && typeof v.n === 'string')
+      return v as PdfRef;
   } catch {
     /* not ours */
   }
@@ -95,15 +96,27 @@ export function balanceMessage(report: ArReport, opts: BalanceViewOptions): Mess
     const due = inv.due_at ? dayOf(inv.due_at, opts.timeZone) : null;
     const overdue = inv.due_at !== null && new Date(inv.due_at).getTime() < opts.now.getTime();
     const who = names.get(inv.customer_id);
-    const line1 = [bold(escLine(inv.invoice_number)), who ? escLine(who) : null, `issued ${dayOf(inv.issued_at, opts.timeZone)}`, due ? `due ${due}${overdue ? ' *(overdue)*' : ''}` : 'no payment terms']
+    const line1 = [
+      bold(escLine(inv.invoice_number)),
+      who ? escLine(who) : null,
+      `issued ${dayOf(inv.issued_at, opts.timeZone)}`,
+      due ? `due ${due}${overdue ? ' *(overdue)*' : ''}` : 'no payment terms',
+    ]
       .filter(Boolean)
       .join(' · ');
     const line2 = `*${money(inv.balance_cents, inv.currency)}* open of ${money(inv.total_cents, inv.currency)} · ${STATUS[inv.status] ?? escLine(inv.status)}`;
-    blocks.push(section(`${line1}\n${line2}`, button('PDF', `${ACTION.pdf}:${idx}`, JSON.stringify(pdfRef(inv, opts.timeZone)))));
+    blocks.push(
+      section(`${line1}\n${line2}`, button('PDF', `${ACTION.pdf}:${idx}`, JSON.stringify(pdfRef(inv, opts.timeZone)))),
+    );
   });
-  if (invoices.more) blocks.push(context(moreLine(invoices.more, 'open invoices', '(name a customer to narrow the list)')));
+  if (invoices.more)
+    blocks.push(context(moreLine(invoices.more, 'open invoices', '(name a customer to narrow the list)')));
 
-  const totals = report.totals.map((t) => `${money(t.balanceCents, t.currency)} ${t.currency.toUpperCase()}`).join(' + ');
-  const who = opts.customerName ? ` for ${escLine(opts.customerName)}` : ` across ${plural(report.customers.length, 'customer')}`;
+  const totals = report.totals
+    .map((t) => `${money(t.balanceCents, t.currency)} ${t.currency.toUpperCase()}`)
+    .join(' + ');
+  const who = opts.customerName
+    ? ` for ${escLine(opts.customerName)}`
+    : ` across ${plural(report.customers.length, 'customer')}`;
   return { text: `Open balance${who}: ${totals}; ${plural(report.openInvoices.length, 'open invoice')}.`, blocks };
 }

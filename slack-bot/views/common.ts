@@ -1,8 +1,9 @@
 /** Pieces several views share: the error answer, the "choose a customer" answer, the share footer. */
-import { actions, button, context, section, type Block, type Message } from '../blocks/kit.ts';
+
+import type { Customer } from '../../shared/schemas/customers.ts';
+import { actions, type Block, button, context, type Message, section } from '../blocks/kit.ts';
 import { LIMITS, moreLine, take, truncate } from '../blocks/limits.ts';
 import { escLine, plain } from '../blocks/mrkdwn.ts';
-import type { Customer } from '../../shared/schemas/customers.ts';
 
 export const ACTION = {
   share: 'linen_share',
@@ -16,7 +17,12 @@ export function errorMessage(sentence: string): Message {
 }
 
 /** Buttons that replay a command with each candidate customer. */
-export function chooseCustomerMessage(input: string, matches: readonly Customer[], commandFor: (c: Customer) => string, intro?: string): Message {
+export function chooseCustomerMessage(
+  input: string,
+  matches: readonly Customer[],
+  commandFor: (c: Customer) => string,
+  intro?: string,
+): Message {
   const { shown, more } = take(matches, LIMITS.actionsElements);
   const what = intro ?? `“${input}” matches ${matches.length} customers; which one?`;
   const blocks: Block[] = [

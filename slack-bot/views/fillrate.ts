@@ -1,7 +1,8 @@
 /** `/linen fillrate <customer> [days|from to] [department]`: fill rate, worst items, per-day trend. */
-import type { FillRateReport } from '../../shared/reports/index.ts';
+
 import { daysInclusive } from '../../shared/dates.ts';
-import { context, fields, header, section, type Block, type Message } from '../blocks/kit.ts';
+import type { FillRateReport } from '../../shared/reports/index.ts';
+import { type Block, context, fields, header, type Message, section } from '../blocks/kit.ts';
 import { chunkLines, moreLine, take } from '../blocks/limits.ts';
 import { code, count, escLine, pct, plain, plural } from '../blocks/mrkdwn.ts';
 
@@ -59,12 +60,26 @@ export function fillRateMessage(r: FillRateReport, opts: FillRateViewOptions): M
   blocks.push(context(recent.join(' · ')));
 
   // Worst items first; items without a usable par last.
-  const withPar = r.byItem.filter((i) => i.fillRate !== null).sort((a, b) => a.fillRate! - b.fillRate! || a.itemName.localeCompare(b.itemName));
+  const withPar = r.byItem
+    .filter((i) => i.fillRate !== null)
+    .sort((a, b) => a.fillRate! - b.fillRate! || a.itemName.localeCompare(b.itemName));
   const noPar = r.byItem.filter((i) => i.fillRate === null);
   const { shown, more } = take(withPar, MAX_ITEMS);
-  const lines = ['*Worst items first*', ...shown.map((i) => `${code(pct(i.fillRate, 1).padStart(6, ' '))} ${escLine(i.itemName)}: ${count(i.delivered)} of ${count(i.par)}`)];
+  const lines = [
+    '*Worst items first*',
+    ...shown.map(
+      (i) =>
+        `${code(pct(i.fillRate, 1).padStart(6, ' '))} ${escLine(i.itemName)}: ${count(i.delivered)} of ${count(i.par)}`,
+    ),
+  ];
   if (more) lines.push(moreLine(more, 'items'));
-  if (noPar.length) lines.push(`_${plural(noPar.length, 'item')} without a pieces par: ${noPar.slice(0, 5).map((i) => escLine(i.itemName)).join(', ')}${noPar.length > 5 ? ', …' : ''}_`);
+  if (noPar.length)
+    lines.push(
+      `_${plural(noPar.length, 'item')} without a pieces par: ${noPar
+        .slice(0, 5)
+        .map((i) => escLine(i.itemName))
+        .join(', ')}${noPar.length > 5 ? ', …' : ''}_`,
+    );
   for (const chunk of chunkLines(lines)) blocks.push(section(chunk));
 
   const worst = withPar[0];

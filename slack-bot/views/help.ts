@@ -1,7 +1,8 @@
 /** `/linen help`, the usage of one subcommand, and the answer to an unknown subcommand. */
-import { context, header, section, type Message } from '../blocks/kit.ts';
-import { code, esc } from '../blocks/mrkdwn.ts';
+
 import type { Subcommand } from '../answers/grammar.ts';
+import { context, header, type Message, section } from '../blocks/kit.ts';
+import { code, esc } from '../blocks/mrkdwn.ts';
 
 export const COMMAND = '/linen';
 
@@ -29,10 +30,15 @@ const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string;
   fillrate: {
     syntax: 'fillrate <customer> [days | from to] [department]',
     what: 'Fill rate against par (default: the last 7 days), worst items first, with a per-day trend. Quote names with spaces when a department follows without a window.',
-    examples: ['fillrate Harborview Hotel', 'fillrate "Mercy General Hospital" 14 ICU', 'fillrate Harborview Hotel 2026-11-01 2026-11-15'],
+    examples: [
+      'fillrate Harborview Hotel',
+      'fillrate "Mercy General Hospital" 14 ICU',
+      'fillrate Harborview Hotel 2026-11-01 2026-11-15',
+    ],
   },
   digest: {
-    syntax: 'digest subscribe [#channel] [daily|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high] [all-clear] | list | unsubscribe <id> | pause <id> | resume <id> | preview [id]',
+    syntax:
+      'digest subscribe [#channel] [daily|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high] [all-clear] | list | unsubscribe <id> | pause <id> | resume <id> | preview [id]',
     what: 'A scheduled shortfall digest in a channel (default: this channel, daily at 07:00 org time, all customers, every severity).',
     examples: ['digest subscribe', 'digest subscribe #linen-ops weekdays 06:30 high', 'digest list', 'digest preview'],
   },
@@ -51,7 +57,9 @@ export function helpMessage(note?: string): Message {
       header('Linen in Slack: /linen'),
       ...(note ? [section(note)] : []),
       ...subs.map((s) => section(line(s))),
-      context(`A customer may be given by name or id. Answers are visible only to you until you press *Share in channel*. ${code(esc(`${COMMAND} help`))} shows this again.`),
+      context(
+        `A customer may be given by name or id. Answers are visible only to you until you press *Share in channel*. ${code(esc(`${COMMAND} help`))} shows this again.`,
+      ),
     ],
   };
 }

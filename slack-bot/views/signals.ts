@@ -2,7 +2,7 @@
 import { groupSignals, SHORTFALL_KINDS } from '../../shared/reports/index.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import type { InventorySignal } from '../../shared/schemas/inventory.ts';
-import { context, header, section, type Block, type Message } from '../blocks/kit.ts';
+import { type Block, context, header, type Message, section } from '../blocks/kit.ts';
 import { chunkLines, LIMITS, moreLine, take } from '../blocks/limits.ts';
 import { bold, count, escLine, humanize, plain, plural } from '../blocks/mrkdwn.ts';
 
@@ -10,7 +10,11 @@ export const MAX_GROUPS = 20;
 export const MAX_LINES_PER_GROUP = 12;
 
 const RANK: Record<string, number> = { high: 3, medium: 2, low: 1 };
-export const SEVERITY_ICON: Record<string, string> = { high: ':red_circle:', medium: ':large_orange_circle:', low: ':white_circle:' };
+export const SEVERITY_ICON: Record<string, string> = {
+  high: ':red_circle:',
+  medium: ':large_orange_circle:',
+  low: ':white_circle:',
+};
 
 const isShortfall = (s: InventorySignal) => (SHORTFALL_KINDS as readonly string[]).includes(s.kind);
 
@@ -53,16 +57,14 @@ export function signalSections(signals: readonly InventorySignal[], customers: r
 }
 
 export function signalLine(s: InventorySignal): string {
-  const parts = [
-    `${SEVERITY_ICON[s.severity] ?? ''} ${bold(humanize(s.severity))}`.trim(),
-    humanize(escLine(s.kind)),
-  ];
+  const parts = [`${SEVERITY_ICON[s.severity] ?? ''} ${bold(humanize(s.severity))}`.trim(), humanize(escLine(s.kind))];
   // Most summaries name the item already.
   if (!s.item_name) parts.push('all items');
   else if (!s.summary.toLowerCase().includes(s.item_name.toLowerCase())) parts.push(escLine(s.item_name));
   let line = `${parts.join(' · ')}: ${escLine(s.summary)}`;
   if (s.status === 'acknowledged') line += ' _(acknowledged)_';
-  if (s.kind === 'circulation_breach' && s.suggested_order_qty !== null) line += ` · suggested order *${count(s.suggested_order_qty)}*`;
+  if (s.kind === 'circulation_breach' && s.suggested_order_qty !== null)
+    line += ` · suggested order *${count(s.suggested_order_qty)}*`;
   return line;
 }
 
@@ -71,8 +73,14 @@ export interface SignalsViewOptions {
   customerName?: string | undefined;
 }
 
-export function signalsMessage(signals: readonly InventorySignal[], customers: readonly Customer[], opts: SignalsViewOptions = {}): Message {
-  const scope = [opts.kind ? humanize(opts.kind) : null, opts.customerName ? plain(opts.customerName) : null].filter(Boolean).join(', ');
+export function signalsMessage(
+  signals: readonly InventorySignal[],
+  customers: readonly Customer[],
+  opts: SignalsViewOptions = {},
+): Message {
+  const scope = [opts.kind ? humanize(opts.kind) : null, opts.customerName ? plain(opts.customerName) : null]
+    .filter(Boolean)
+    .join(', ');
   const blocks: Block[] = [header(scope ? `Inventory signals: ${scope}` : 'Inventory signals')];
   if (signals.length === 0) {
     blocks.push(section(':white_check_mark: No open or acknowledged signals.'));
@@ -99,7 +107,8 @@ export function signalsMessage(signals: readonly InventorySignal[], customers: r
     shownGroups++;
   }
   const moreGroups = sections.length - shownGroups;
-  if (moreGroups) blocks.push(context(moreLine(moreGroups, 'groups', '(name a customer or a kind to narrow the list)')));
+  if (moreGroups)
+    blocks.push(context(moreLine(moreGroups, 'groups', '(name a customer or a kind to narrow the list)')));
   const first = sections[0]!;
   const lead = first.signals[0]!;
   return {

@@ -2,10 +2,10 @@
 import type { TicketWithLabel } from '../../shared/reports/index.ts';
 import { ticketStatusLabel } from '../../shared/reports/index.ts';
 import type { QualityTicket } from '../../shared/schemas/quality.ts';
-import { context, fields, header, section, type Block, type Message } from '../blocks/kit.ts';
+import type { TicketFilter } from '../answers/grammar.ts';
+import { type Block, context, fields, header, type Message, section } from '../blocks/kit.ts';
 import { chunkLines, LIMITS, moreLine, take, truncate } from '../blocks/limits.ts';
 import { bold, code, esc, escLine, humanize, plain, plural, when } from '../blocks/mrkdwn.ts';
-import type { TicketFilter } from '../answers/grammar.ts';
 
 export const MAX_EVENTS = 15;
 export const MAX_TICKETS = 30;
@@ -37,7 +37,8 @@ export function ticketMessage(t: TicketWithLabel, timeZone: string): Message {
       `*Last correspondence*\n${when(t.last_correspondence_at, timeZone)}`,
     ]),
   );
-  if (t.resolution_note) blocks.push(section(truncate(`*Resolution*\n${quote(t.resolution_note)}`, LIMITS.sectionText)));
+  if (t.resolution_note)
+    blocks.push(section(truncate(`*Resolution*\n${quote(t.resolution_note)}`, LIMITS.sectionText)));
   const events = t.customer_visible_events;
   if (events.length) {
     // The latest updates matter most; keep them, oldest first.
@@ -46,7 +47,9 @@ export function ticketMessage(t: TicketWithLabel, timeZone: string): Message {
       const body = e.body ? `: ${escLine(e.body)}` : '';
       return `• ${when(e.created_at, timeZone)} · ${humanize(escLine(e.actor_kind))} · ${humanize(escLine(e.event_type))}${body}`;
     });
-    const head = skipped ? `*Updates* (latest ${MAX_EVENTS} of ${events.length}; ${moreLine(skipped, 'earlier')})` : '*Updates*';
+    const head = skipped
+      ? `*Updates* (latest ${MAX_EVENTS} of ${events.length}; ${moreLine(skipped, 'earlier')})`
+      : '*Updates*';
     for (const chunk of chunkLines([head, ...lines])) blocks.push(section(chunk));
   }
   blocks.push(context(`Times in ${esc(timeZone)}.`));
@@ -74,11 +77,20 @@ export function ticketsMessage(tickets: readonly QualityTicket[], filter: Ticket
     blocks.push(section(filter === 'open' ? ':tada: No open tickets.' : `No ${title.toLowerCase()}.`));
     return { text: `No ${title.toLowerCase()}.`, blocks };
   }
-  const sorted = [...tickets].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.ticket_number.localeCompare(b.ticket_number)));
+  const sorted = [...tickets].sort((a, b) =>
+    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.ticket_number.localeCompare(b.ticket_number),
+  );
   const { shown, more } = take(sorted, MAX_TICKETS);
   const lines = shown.map((t) => ticketLine(t, timeZone));
   if (more) lines.push(moreLine(more, 'tickets'));
   for (const chunk of chunkLines(lines)) blocks.push(section(chunk));
-  blocks.push(context(`${plural(tickets.length, 'ticket')}, newest first. ${code(esc('/linen ticket <number>'))} shows one in full.`));
-  return { text: `${title}: ${tickets.length}. Newest: ${escLine(sorted[0]!.ticket_number)} ${escLine(sorted[0]!.subject)}`, blocks };
+  blocks.push(
+    context(
+      `${plural(tickets.length, 'ticket')}, newest first. ${code(esc('/linen ticket <number>'))} shows one in full.`,
+    ),
+  );
+  return {
+    text: `${title}: ${tickets.length}. Newest: ${escLine(sorted[0]!.ticket_number)} ${escLine(sorted[0]!.subject)}`,
+    blocks,
+  };
 }

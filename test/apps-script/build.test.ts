@@ -6,7 +6,7 @@ import vm from 'node:vm';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUNCTIONS, UI_ENTRY_POINTS } from '../../apps-script/src/catalog.ts';
-import { buildAppsScript, MAX_CODE_BYTES, type BuildAppsScriptResult } from '../../scripts/build-apps-script.ts';
+import { type BuildAppsScriptResult, buildAppsScript, MAX_CODE_BYTES } from '../../scripts/build-apps-script.ts';
 
 let dir: string;
 let built: BuildAppsScriptResult;
@@ -49,8 +49,13 @@ describe('dist/apps-script', () => {
       expect(fn, f.name).toBeDefined();
       expect(fn!.parameters.map((p) => p.name.getText())).toEqual(f.params.map((p) => p.name));
       const tags = ts.getJSDocTags(fn!);
-      expect(tags.some((t) => t.tagName.text === 'customfunction'), f.name).toBe(true);
-      const documented = tags.filter(ts.isJSDocParameterTag).map((t) => [t.name.getText(), String(t.comment ?? '')] as const);
+      expect(
+        tags.some((t) => t.tagName.text === 'customfunction'),
+        f.name,
+      ).toBe(true);
+      const documented = tags
+        .filter(ts.isJSDocParameterTag)
+        .map((t) => [t.name.getText(), String(t.comment ?? '')] as const);
       expect(documented.map(([n]) => n)).toEqual(f.params.map((p) => p.name));
       for (const [, comment] of documented) expect(comment.length).toBeGreaterThan(5);
       const doc = ts.getJSDocCommentsAndTags(fn!)[0] as ts.JSDoc;

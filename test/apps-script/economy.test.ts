@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../sandbox/index.ts';
-import { remoteBacking, startStoreWorker, type StoreWorker } from '../support/apps-script-store.ts';
-import { coldCache, KEYS, startHarness, TZ, type Harness } from '../support/apps-script-harness.ts';
+import { coldCache, type Harness, KEYS, startHarness, TZ } from '../support/apps-script-harness.ts';
+import { remoteBacking, type StoreWorker, startStoreWorker } from '../support/apps-script-store.ts';
 import { runSimultaneously } from '../support/apps-script-workers.ts';
 
 let h: Harness;
@@ -33,7 +33,10 @@ function grid(): [string, unknown[]][] {
   const depts = ['', ...mercy.departments.map((x) => x.name)];
   const cells: [string, unknown[]][] = [];
   for (let i = 0; cells.length < 100; i++) {
-    cells.push(['LINEN_FILLRATE', ['Mercy General Hospital', FROM, TO, depts[i % depts.length], i % 3 === 0 ? '' : items[i % items.length]]]);
+    cells.push([
+      'LINEN_FILLRATE',
+      ['Mercy General Hospital', FROM, TO, depts[i % depts.length], i % 3 === 0 ? '' : items[i % items.length]],
+    ]);
   }
   return cells;
 }
@@ -104,7 +107,13 @@ describe('the cache', () => {
 
   it('"Refresh data" makes the next recalculation fetch again and rewrites every LINEN_ formula', () => {
     h.world.sheets = [
-      { name: 'Grid', formulas: [['=LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31")', '=A1*2'], ['', '=linen_balance()']] },
+      {
+        name: 'Grid',
+        formulas: [
+          ['=LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31")', '=A1*2'],
+          ['', '=linen_balance()'],
+        ],
+      },
     ];
     h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO);
     h.takeFetches();

@@ -1,6 +1,6 @@
 /** What a cell shows when something is wrong: one sentence to act on, never a stack trace, never the key. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { coldCache, KEYS, startHarness, type Harness } from '../support/apps-script-harness.ts';
+import { coldCache, type Harness, KEYS, startHarness } from '../support/apps-script-harness.ts';
 
 let h: Harness;
 const errors: string[] = [];
@@ -38,14 +38,18 @@ describe('arguments', () => {
   it('a missing key says who sets one and where', () => {
     h.setKey(null);
     expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO)).toBe(
-      "No Linen API key is set for this spreadsheet: its owner sets one with Extensions > Linen Connect > Set API key...",
+      'No Linen API key is set for this spreadsheet: its owner sets one with Extensions > Linen Connect > Set API key...',
     );
   });
 
   it('bad, missing and reversed dates name the argument', () => {
-    expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', '2026-13-01', TO)).toBe('from must be a date or a day written YYYY-MM-DD, not "2026-13-01".');
+    expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', '2026-13-01', TO)).toBe(
+      'from must be a date or a day written YYYY-MM-DD, not "2026-13-01".',
+    );
     expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', FROM)).toBe('to is required (a date or YYYY-MM-DD).');
-    expect(fails('LINEN_DELIVERIES', 'Mercy General Hospital', TO, FROM)).toBe('from (2026-10-31) is after to (2026-10-01).');
+    expect(fails('LINEN_DELIVERIES', 'Mercy General Hospital', TO, FROM)).toBe(
+      'from (2026-10-31) is after to (2026-10-01).',
+    );
     expect(fails('LINEN_INVOICES', '', 'last week')).toMatch(/^from must be a date/);
   });
 
@@ -53,23 +57,35 @@ describe('arguments', () => {
     expect(fails('LINEN_FILLRATE', 'Mercy', FROM, TO)).toMatch(
       /^"Mercy" matches several customers: Mercy General Hospital \(c\w+\); Mercy Health \(c\w+\); Mercy West Surgery Center \(c\w+\)\. Give the full name or the id\.$/,
     );
-    expect(fails('LINEN_FILLRATE', 'Mercy Genral Hospital', FROM, TO)).toMatch(/^No customer named "Mercy Genral Hospital" is visible to this key\. Close matches: Mercy General Hospital \(c\w+\)/);
-    expect(fails('LINEN_FILLRATE', 'Nowhere Clinic', FROM, TO)).toBe('No customer named "Nowhere Clinic" is visible to this key.');
+    expect(fails('LINEN_FILLRATE', 'Mercy Genral Hospital', FROM, TO)).toMatch(
+      /^No customer named "Mercy Genral Hospital" is visible to this key\. Close matches: Mercy General Hospital \(c\w+\)/,
+    );
+    expect(fails('LINEN_FILLRATE', 'Nowhere Clinic', FROM, TO)).toBe(
+      'No customer named "Nowhere Clinic" is visible to this key.',
+    );
     expect(fails('LINEN_DEPARTMENTS')).toBe('Give a customer id or name.');
   });
 
-  it('an ambiguous department name asks for the customer; an unknown one lists the customer\'s departments', () => {
-    expect(fails('LINEN_PAR', '', 'ICU')).toBe('Department "ICU" exists at Mercy General Hospital, St. Luke\'s Medical Center: give the customer or the id.');
+  it("an ambiguous department name asks for the customer; an unknown one lists the customer's departments", () => {
+    expect(fails('LINEN_PAR', '', 'ICU')).toBe(
+      'Department "ICU" exists at Mercy General Hospital, St. Luke\'s Medical Center: give the customer or the id.',
+    );
     expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO, 'Cardiology')).toMatch(
       /^No department "Cardiology" is visible to this key; Mercy General Hospital has Emergency, .*ICU/,
     );
-    expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO, '', 'Golf Umbrella')).toBe('No item "Golf Umbrella" is visible to this key.');
+    expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO, '', 'Golf Umbrella')).toBe(
+      'No item "Golf Umbrella" is visible to this key.',
+    );
   });
 
   it('enum values, ranges and extra arguments', () => {
-    expect(fails('LINEN_INVOICES', '', '', '', 'open')).toBe('status must be one of sent, partially_paid, paid, not "open".');
+    expect(fails('LINEN_INVOICES', '', '', '', 'open')).toBe(
+      'status must be one of sent, partially_paid, paid, not "open".',
+    );
     expect(fails('LINEN_FILLRATE', [['a'], ['b']], FROM, TO)).toBe('customer must be a single value, not a range.');
-    expect(fails('LINEN_BALANCE', 'Mercy General Hospital', 'extra')).toBe('Too many arguments: LINEN_BALANCE(customer).');
+    expect(fails('LINEN_BALANCE', 'Mercy General Hospital', 'extra')).toBe(
+      'Too many arguments: LINEN_BALANCE(customer).',
+    );
   });
 
   it('an unknown or malformed ticket number', () => {
@@ -82,18 +98,24 @@ describe('arguments', () => {
 describe('keys and scopes', () => {
   it('a key without a scope says which access is missing', () => {
     h.setKey(KEYS.mercyOps);
-    expect(fails('LINEN_INVOICES', 'Mercy General Hospital')).toBe('This key has no accounting access: ask your linen provider for a key that includes it.');
+    expect(fails('LINEN_INVOICES', 'Mercy General Hospital')).toBe(
+      'This key has no accounting access: ask your linen provider for a key that includes it.',
+    );
     h.setKey(KEYS.mercyBilling);
     expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO)).toBe(
       'This key has no processing (deliveries, manifests, inventory) access: ask your linen provider for a key that includes it.',
     );
     h.setKey(KEYS.hotel);
-    expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO)).toMatch(/^No customer named "Mercy General Hospital" is visible to this key\./);
+    expect(fails('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO)).toMatch(
+      /^No customer named "Mercy General Hospital" is visible to this key\./,
+    );
   });
 
   it('a revoked key', () => {
     h.setKey(KEYS.revoked);
-    expect(fails('LINEN_CUSTOMERS')).toBe('The Linen API rejected the API key (revoked or mistyped): set a valid one with Extensions > Linen Connect > Set API key...');
+    expect(fails('LINEN_CUSTOMERS')).toBe(
+      'The Linen API rejected the API key (revoked or mistyped): set a valid one with Extensions > Linen Connect > Set API key...',
+    );
   });
 
   it('a hundred cells failing on a missing scope cost one request', () => {
@@ -120,7 +142,9 @@ describe('outages', () => {
     expect(h.takeFetches().map((f) => f.status)).toEqual([500, 200]);
     coldCache(h);
     await h.sb.enqueue({ kind: '500', count: 20 });
-    expect(fails('LINEN_CUSTOMERS')).toMatch(/^The Linen API had an internal error \(request req_\w+\); quote it to support\.$/);
+    expect(fails('LINEN_CUSTOMERS')).toMatch(
+      /^The Linen API had an internal error \(request req_\w+\); quote it to support\.$/,
+    );
   });
 
   it('a 429 waits for Retry-After and answers', async () => {

@@ -1,6 +1,6 @@
 /** The menu, the settings dialog's server functions and what a custom function may not do. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startHarness, type Harness } from '../support/apps-script-harness.ts';
+import { type Harness, KEYS, startHarness } from '../support/apps-script-harness.ts';
 
 let h: Harness;
 const userKey = () => h.backing.propsGet(`user:${h.world.activeUser}`).LINEN_API_KEY;
@@ -16,24 +16,36 @@ describe('menu', () => {
   it('onOpen and onInstall add the add-on menu', () => {
     h.menu('onOpen', { authMode: 'NONE' });
     h.menu('onInstall', {});
-    const menus = h.world.ui.filter((u) => u.kind === 'menu').map((u) => u.detail as { title: string; items: unknown[] });
+    const menus = h.world.ui
+      .filter((u) => u.kind === 'menu')
+      .map((u) => u.detail as { title: string; items: unknown[] });
     expect(menus).toHaveLength(2);
     expect(menus[0]).toEqual({
       title: 'add-on',
-      items: [['Set API key...', 'linenShowKeyDialog'], ['Set API address...', 'linenShowAddressDialog'], '---', ['Refresh data', 'linenRefreshData'], ['Help', 'linenShowHelp']],
+      items: [
+        ['Set API key...', 'linenShowKeyDialog'],
+        ['Set API address...', 'linenShowAddressDialog'],
+        '---',
+        ['Refresh data', 'linenRefreshData'],
+        ['Help', 'linenShowHelp'],
+      ],
     });
-    for (const [, fn] of (menus[0]!.items.filter(Array.isArray) as [string, string][])) {
+    for (const [, fn] of menus[0]!.items.filter(Array.isArray) as [string, string][]) {
       expect(h.menu(fn).error).toBeUndefined();
     }
   });
 
   it('the dialogs say whose key the formulas use; Help lists the functions', () => {
-    const dialogs = h.world.ui.filter((u) => u.kind === 'dialog').map((u) => u.detail as { title: string; content: string });
+    const dialogs = h.world.ui
+      .filter((u) => u.kind === 'dialog')
+      .map((u) => u.detail as { title: string; content: string });
     const key = dialogs.find((x) => x.title === 'Linen API key')!;
     expect(key.content).toMatch(/run with the key saved by the\s+spreadsheet's <b>owner<\/b>/);
     expect(key.content).toContain('window.LINEN_FOCUS = "key"');
     expect(dialogs.find((x) => x.title === 'Linen API address')!.content).toContain('window.LINEN_FOCUS = "address"');
-    expect(dialogs.find((x) => x.title === 'Linen Connect help')!.content).toContain('LINEN_FILLRATE(customer, from, to, [department], [item])');
+    expect(dialogs.find((x) => x.title === 'Linen Connect help')!.content).toContain(
+      'LINEN_FILLRATE(customer, from, to, [department], [item])',
+    );
   });
 });
 
@@ -54,15 +66,19 @@ describe('settings', () => {
   });
 
   it('the API address is checked and saved for the spreadsheet', () => {
-    expect(h.menu('linenSaveBaseUrl', 'http://api.example.com/v1').error).toBe('Enter an https:// address, e.g. https://api.example.com/v1.');
+    expect(h.menu('linenSaveBaseUrl', 'http://api.example.com/v1').error).toBe(
+      'Enter an https:// address, e.g. https://api.example.com/v1.',
+    );
     expect(h.menu('linenSaveBaseUrl', `${h.sb.origin}/v2`).error).toBe('The address must end with /v1.');
-    expect(h.menu('linenSaveBaseUrl', 'http://127.0.0.1:9/v1').error).toMatch(/^Could not reach the Linen API.*The address was not saved\.$/);
+    expect(h.menu('linenSaveBaseUrl', 'http://127.0.0.1:9/v1').error).toMatch(
+      /^Could not reach the Linen API.*The address was not saved\.$/,
+    );
     const saved = h.menu('linenSaveBaseUrl', `${h.sb.baseUrl}/`);
     expect(saved.value).toEqual({ baseUrl: h.sb.baseUrl, checked: true });
     expect(h.backing.propsGet('doc:sheet-1').LINEN_BASE_URL).toBe(h.sb.baseUrl);
   });
 
-  it('formulas use the spreadsheet owner\'s key, not an editor\'s', () => {
+  it("formulas use the spreadsheet owner's key, not an editor's", () => {
     h.world.activeUser = 'editor@example.com';
     try {
       expect(h.menu('linenSaveApiKey', KEYS.hotel).error).toBeUndefined();

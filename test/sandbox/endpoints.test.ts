@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.ts';
 import { call, KEYS, listAll, startTestSandbox } from '../support/sandbox-http.ts';
-import { SHAPES, shapeProblems, type Shape } from '../support/wire-shapes.ts';
+import { SHAPES, type Shape, shapeProblems } from '../support/wire-shapes.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -108,7 +108,8 @@ describe('nested fields', () => {
 
   it('manifest lists carry no detail-only field', async () => {
     const rows = (await call(sandbox, '/manifests')).body.data;
-    for (const row of rows) for (const f of ['bins', 'held_rewash', 'rewash_links', 'signature']) expect(row).not.toHaveProperty(f);
+    for (const row of rows)
+      for (const f of ['bins', 'held_rewash', 'rewash_links', 'signature']) expect(row).not.toHaveProperty(f);
   });
 
   it('carts, counts, payments, balances, rewash, new linen and tickets have the spec nested shapes', async () => {
@@ -118,9 +119,16 @@ describe('nested fields', () => {
     }
     for (const count of await listAll(sandbox, '/inventory/counts')) {
       for (const line of count.lines) {
-        expect(Object.keys(line).sort()).toEqual(
-          ['delivered', 'extra', 'item_id', 'item_name', 'on_hand', 'par', 'required', 'returned'],
-        );
+        expect(Object.keys(line).sort()).toEqual([
+          'delivered',
+          'extra',
+          'item_id',
+          'item_name',
+          'on_hand',
+          'par',
+          'required',
+          'returned',
+        ]);
       }
     }
     for (const payment of await listAll(sandbox, '/payments')) {
@@ -164,10 +172,19 @@ describe('nested fields', () => {
     const charge = { id: 's', kind: 's', description: 's', quantity: 'i', unit_price_mills: 'i', amount_cents: 'i' };
     for (const line of lines) {
       const { charges: lineCharges, ...rest } = line;
-      expect(shapeProblems(rest, {
-        id: 's', line_number: 'i', sku: 's', description: 's', size: 's?', color: 's?', quantity: 'i',
-        unit_price_cents: 'i', subtotal_cents: 'i',
-      })).toEqual([]);
+      expect(
+        shapeProblems(rest, {
+          id: 's',
+          line_number: 'i',
+          sku: 's',
+          description: 's',
+          size: 's?',
+          color: 's?',
+          quantity: 'i',
+          unit_price_cents: 'i',
+          subtotal_cents: 'i',
+        }),
+      ).toEqual([]);
       for (const c of lineCharges) expect(shapeProblems(c, charge)).toEqual([]);
     }
     for (const c of charges) expect(shapeProblems(c, charge)).toEqual([]);

@@ -1,7 +1,7 @@
 /** Signed invoice PDF links: both the signature and the bearer key are needed, and links expire. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index.ts';
-import { call, expectError, KEYS, startTestSandbox, type ApiResponse } from '../support/sandbox-http.ts';
+import { type ApiResponse, call, expectError, KEYS, startTestSandbox } from '../support/sandbox-http.ts';
 
 let sandbox: Sandbox;
 let clock = Date.parse('2026-11-05T15:00:00.000Z');
@@ -59,7 +59,8 @@ describe('invoice PDF links', () => {
     const invoice = await mercyInvoice(KEYS.all);
     expectError(await fetchPdf(invoice.pdf_url, KEYS.mercyOps), 403, 'forbidden');
     const west = sandbox.data.customers.find((c) => c.name === 'Mercy West Surgery Center')!;
-    const westInvoice = (await call(sandbox, '/invoices', { query: { customer_id: west.id, limit: '1' } })).body.data[0];
+    const westInvoice = (await call(sandbox, '/invoices', { query: { customer_id: west.id, limit: '1' } })).body
+      .data[0];
     expectError(await fetchPdf(westInvoice.pdf_url, KEYS.mercyBilling), 404, 'not_found');
   });
 

@@ -35,16 +35,22 @@ describe('authentication', () => {
 });
 
 describe('methods and routes', () => {
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])('answers 405 to %s on known and unknown paths', async (method) => {
-    for (const path of ['/customers', '/invoices', '/no/such/route']) {
-      const res = await call(sandbox, path, { method });
-      expectError(res, 405, 'method_not_allowed');
-      expect(res.headers.get('allow')).toBe('GET');
-    }
-  });
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])(
+    'answers 405 to %s on known and unknown paths',
+    async (method) => {
+      for (const path of ['/customers', '/invoices', '/no/such/route']) {
+        const res = await call(sandbox, path, { method });
+        expectError(res, 405, 'method_not_allowed');
+        expect(res.headers.get('allow')).toBe('GET');
+      }
+    },
+  );
 
   it('answers 405 to HEAD', async () => {
-    const res = await fetch(`${sandbox.baseUrl}/customers`, { method: 'HEAD', headers: { authorization: `Bearer ${KEYS.all}` } });
+    const res = await fetch(`${sandbox.baseUrl}/customers`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${KEYS.all}` },
+    });
     expect(res.status).toBe(405);
   });
 
@@ -59,10 +65,17 @@ describe('methods and routes', () => {
 
 describe('scopes', () => {
   const cases: [key: string, path: string][] = [
-    [KEYS.mercyOps, '/invoices'], [KEYS.mercyOps, '/payments'], [KEYS.mercyOps, '/balance'],
-    [KEYS.mercyOps, '/purchase-orders'], [KEYS.mercyOps, '/orders'], [KEYS.mercyBilling, '/manifests'],
-    [KEYS.mercyBilling, '/deliveries/daily'], [KEYS.mercyBilling, '/inventory/signals'], [KEYS.mercyBilling, '/orders'],
-    [KEYS.hotel, '/invoices'], [KEYS.hotel, '/balance'],
+    [KEYS.mercyOps, '/invoices'],
+    [KEYS.mercyOps, '/payments'],
+    [KEYS.mercyOps, '/balance'],
+    [KEYS.mercyOps, '/purchase-orders'],
+    [KEYS.mercyOps, '/orders'],
+    [KEYS.mercyBilling, '/manifests'],
+    [KEYS.mercyBilling, '/deliveries/daily'],
+    [KEYS.mercyBilling, '/inventory/signals'],
+    [KEYS.mercyBilling, '/orders'],
+    [KEYS.hotel, '/invoices'],
+    [KEYS.hotel, '/balance'],
   ];
   it.each(cases)('%s on %s is 403 forbidden', async (key, path) => {
     expectError(await call(sandbox, path, { key }), 403, 'forbidden');
@@ -100,9 +113,17 @@ describe('customer scoping', () => {
 
   it('answers 404, never 403, for a customer_id outside the key', async () => {
     const west = customerId('Mercy West Surgery Center');
-    expectError(await call(sandbox, '/manifests', { key: KEYS.mercyOps, query: { customer_id: west } }), 404, 'not_found');
+    expectError(
+      await call(sandbox, '/manifests', { key: KEYS.mercyOps, query: { customer_id: west } }),
+      404,
+      'not_found',
+    );
     expectError(await call(sandbox, '/items', { key: KEYS.hotel, query: { customer_id: west } }), 404, 'not_found');
-    expectError(await call(sandbox, '/manifests', { query: { customer_id: 'cnotacustomer0000000000000' } }), 404, 'not_found');
+    expectError(
+      await call(sandbox, '/manifests', { query: { customer_id: 'cnotacustomer0000000000000' } }),
+      404,
+      'not_found',
+    );
     expectError(await call(sandbox, `/customers/${west}/departments`, { key: KEYS.mercyOps }), 404, 'not_found');
   });
 
@@ -121,8 +142,10 @@ describe('customer scoping', () => {
     const allowed = new Set(key.unit_ids);
     const units = await listAll(sandbox, '/inventory/units', {}, KEYS.unitCounter);
     expect(new Set(units.map((u) => u.id))).toEqual(allowed);
-    for (const cart of await listAll(sandbox, '/inventory/carts', {}, KEYS.unitCounter)) expect(allowed.has(cart.unit_id)).toBe(true);
-    for (const count of await listAll(sandbox, '/inventory/counts', {}, KEYS.unitCounter)) expect(allowed.has(count.unit_id)).toBe(true);
+    for (const cart of await listAll(sandbox, '/inventory/carts', {}, KEYS.unitCounter))
+      expect(allowed.has(cart.unit_id)).toBe(true);
+    for (const count of await listAll(sandbox, '/inventory/counts', {}, KEYS.unitCounter))
+      expect(allowed.has(count.unit_id)).toBe(true);
   });
 });
 
@@ -211,8 +234,16 @@ describe('pagination', () => {
     const first = await call(sandbox, '/manifests', { query: { type: 'normal', limit: '5' } });
     const cursor: string = first.body.pagination.cursor;
     const tampered = cursor.slice(0, -2) + (cursor.endsWith('A') ? 'BB' : 'AA');
-    expectError(await call(sandbox, '/manifests', { query: { type: 'normal', cursor: tampered } }), 422, 'invalid_params');
-    expectError(await call(sandbox, '/manifests', { query: { type: 'normal', cursor: 'not-a-cursor' } }), 422, 'invalid_params');
+    expectError(
+      await call(sandbox, '/manifests', { query: { type: 'normal', cursor: tampered } }),
+      422,
+      'invalid_params',
+    );
+    expectError(
+      await call(sandbox, '/manifests', { query: { type: 'normal', cursor: 'not-a-cursor' } }),
+      422,
+      'invalid_params',
+    );
     expectError(await call(sandbox, '/invoices', { query: { cursor } }), 422, 'invalid_params');
     expectError(await call(sandbox, '/manifests', { query: { type: 'rewash', cursor } }), 422, 'invalid_params');
     expect((await call(sandbox, '/manifests', { query: { type: 'normal', cursor, limit: '9' } })).status).toBe(200);

@@ -17,11 +17,17 @@ function timestampsAfter(value: unknown, instant: number, path = ''): string[] {
 it.each(['00:20', '06:00', '13:00', '23:50'])('seeded as of %s local holds nothing later but plans', (time) => {
   const asOf = fromZonedTime(`2026-11-22T${time}:00`, 'America/Chicago').getTime();
   const data = generateSandboxData({ today: '2026-11-22', timeZone: 'America/Chicago', seed: 'linen', asOf });
-  expect(timestampsAfter(data, asOf).filter((p) => !PLANNED.test(p)).slice(0, 10)).toEqual([]);
+  expect(
+    timestampsAfter(data, asOf)
+      .filter((p) => !PLANNED.test(p))
+      .slice(0, 10),
+  ).toEqual([]);
   expect(data.tickets.length).toBeGreaterThan(0);
 });
 
 it('refuses an instant outside the day', () => {
   const asOf = fromZonedTime('2026-11-23T01:00:00', 'America/Chicago').getTime();
-  expect(() => generateSandboxData({ today: '2026-11-22', timeZone: 'America/Chicago', seed: 'linen', asOf })).toThrow(/asOf/);
+  expect(() => generateSandboxData({ today: '2026-11-22', timeZone: 'America/Chicago', seed: 'linen', asOf })).toThrow(
+    /asOf/,
+  );
 });

@@ -14,18 +14,24 @@ describe('seeded figures', async () => {
   it('the digest counts: standing shortfall and circulation signals, the high ones and their suggested order', () => {
     expect(digestSignals.length).toBe(SEEDED_DIGEST.signals);
     expect(digestSignals.filter((s) => s.severity === 'high').length).toBe(SEEDED_DIGEST.highSignals);
-    expect(digestSignals.reduce((sum, s) => sum + (s.suggested_order_qty ?? 0), 0)).toBe(SEEDED_DIGEST.suggestedOrderPieces);
+    expect(digestSignals.reduce((sum, s) => sum + (s.suggested_order_qty ?? 0), 0)).toBe(
+      SEEDED_DIGEST.suggestedOrderPieces,
+    );
   });
 
   it('the shortfall streak the digest names, by item and department', () => {
     const { item, department } = SEEDED_DIGEST.streak;
-    const streak = digestSignals.find((s) => s.kind === 'shortfall_streak' && s.item_name === item && departmentName(s.department_id) === department);
+    const streak = digestSignals.find(
+      (s) => s.kind === 'shortfall_streak' && s.item_name === item && departmentName(s.department_id) === department,
+    );
     expect(streak).toBeDefined();
   });
 
   it('the customer-wide circulation breach the digest names, with its suggested order', () => {
     const { item, suggestedOrder } = SEEDED_DIGEST.breach;
-    const breach = digestSignals.find((s) => s.kind === 'circulation_breach' && s.item_name === item && s.department_id === null);
+    const breach = digestSignals.find(
+      (s) => s.kind === 'circulation_breach' && s.item_name === item && s.department_id === null,
+    );
     expect(breach?.suggested_order_qty).toBe(suggestedOrder);
   });
 

@@ -51,8 +51,9 @@ describe('daily deliveries', () => {
     const rows = await listAll(sandbox, '/deliveries/daily', { from: addDays(TODAY, -13), to: TODAY });
     for (const row of rows) {
       const pars = sandbox.data.pars.filter((p) => p.customer_id === row.customer_id && p.item_id === row.item_id);
-      const par = pars.find((p) => p.department_id === row.department_id && row.department_id !== null)
-        ?? pars.find((p) => p.department_id === null);
+      const par =
+        pars.find((p) => p.department_id === row.department_id && row.department_id !== null) ??
+        pars.find((p) => p.department_id === null);
       expect(row.daily_par).toBe(par && par.par_unit === 'pieces' ? par.par_quantity : null);
     }
   });
@@ -203,7 +204,11 @@ describe('inventory', () => {
 describe('tickets and ratings', () => {
   it('label ticket statuses as the spec says', async () => {
     const labels: Record<string, string> = {
-      new: 'Submitted', acknowledged: 'Acknowledged', in_progress: 'In progress', resolved: 'Resolved', verified: 'Resolved',
+      new: 'Submitted',
+      acknowledged: 'Acknowledged',
+      in_progress: 'In progress',
+      resolved: 'Resolved',
+      verified: 'Resolved',
     };
     const tickets = await listAll(sandbox, '/quality-tickets');
     expect(new Set(tickets.map((t) => t.status)).size).toBe(5);

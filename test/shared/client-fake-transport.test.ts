@@ -1,17 +1,17 @@
 /** The client over a scripted in-memory transport, through both runners, on a virtual clock. */
 import { describe, expect, it } from 'vitest';
 import {
+  type AsyncTransport,
   ConfigurationError,
   ConnectionError,
   createLinenClient,
   createLinenClientSync,
+  type HttpRequest,
+  type HttpResponse,
   InvalidParamsError,
   NotFoundError,
   RateLimitError,
   ResponseShapeError,
-  type AsyncTransport,
-  type HttpRequest,
-  type HttpResponse,
   type SyncTransport,
 } from '../../shared/index.ts';
 
@@ -30,9 +30,18 @@ const list = (data: unknown[], cursor: string | null = null, rid = 'req_list') =
 const apiError = (status: number, code: string, rid = 'req_err', headers: Record<string, string> = {}) =>
   json(status, { error: { code, message: `${code} happened` }, request_id: rid }, headers);
 
-const customer = (i: number) => ({ id: `c${i}`, name: `Customer ${i}`, is_group: false, created_at: '2025-01-01T00:00:00.000Z', departments: [] });
+const customer = (i: number) => ({
+  id: `c${i}`,
+  name: `Customer ${i}`,
+  is_group: false,
+  created_at: '2025-01-01T00:00:00.000Z',
+  departments: [],
+});
 
-function harness(handler: Handler, opts: { pacing?: { limit: number; windowMs: number; marginMs?: number } | false; timeBudgetMs?: number } = {}) {
+function harness(
+  handler: Handler,
+  opts: { pacing?: { limit: number; windowMs: number; marginMs?: number } | false; timeBudgetMs?: number } = {},
+) {
   let clock = 1_700_000_000_000;
   const requests: { req: HttpRequest; at: number }[] = [];
   const sleeps: number[] = [];
@@ -53,7 +62,14 @@ function harness(handler: Handler, opts: { pacing?: { limit: number; windowMs: n
     now: () => clock,
     ...(opts.timeBudgetMs ? { timeBudgetMs: opts.timeBudgetMs } : {}),
   } as const;
-  const client = createLinenClientSync({ ...common, transport: sync, sleep: (ms) => { sleeps.push(ms); clock += ms; } });
+  const client = createLinenClientSync({
+    ...common,
+    transport: sync,
+    sleep: (ms) => {
+      sleeps.push(ms);
+      clock += ms;
+    },
+  });
   const aclient = createLinenClient({ ...common, transport: async, initialRetryDelayMs: 1, maxRetryDelayMs: 2 });
   return { client, aclient, requests, sleeps, urls: () => requests.map((r) => new URL(r.req.url)) };
 }
@@ -67,7 +83,12 @@ describe('requests', () => {
     expect(req.url).not.toContain(KEY);
     const u = new URL(req.url);
     expect(u.pathname).toBe('/v1/invoices');
-    expect(Object.fromEntries(u.searchParams)).toEqual({ customer_id: 'c1', status: 'sent', from: '2025-01-01', limit: '10' });
+    expect(Object.fromEntries(u.searchParams)).toEqual({
+      customer_id: 'c1',
+      status: 'sent',
+      from: '2025-01-01',
+      limit: '10',
+    });
   });
 
   it('refuses invalid params before any request', () => {
@@ -110,8 +131,19 @@ describe('pagination', () => {
 
 describe('retries', () => {
   it('retries 500 and 429, honouring Retry-After', () => {
-    const h = harness((_r, n) => (n === 1 ? apiError(500, 'internal_error') : n === 2 ? apiError(429, 'rate_limited', 'r', { 'retry-after': '2' }) : list([customer(1)])));
-    expect(h.client.customers.list().all().map((c) => c.id)).toEqual(['c1']);
+    const h = harness((_r, n) =>
+      n === 1
+        ? apiError(500, 'internal_error')
+        : n === 2
+          ? apiError(429, 'rate_limited', 'r', { 'retry-after': '2' })
+          : list([customer(1)]),
+    );
+    expect(
+      h.client.customers
+        .list()
+        .all()
+        .map((c) => c.id),
+    ).toEqual(['c1']);
     expect(h.requests).toHaveLength(3);
     expect(h.sleeps).toEqual([500, 2000]);
   });
@@ -126,7 +158,8 @@ describe('retries', () => {
     }
     expect(err).toBeInstanceOf(ConnectionError);
     expect(h.requests).toHaveLength(4);
-    for (const s of [String(err), JSON.stringify(err), (err as Error).stack, String((err as Error).cause)]) expect(s).not.toContain(KEY);
+    for (const s of [String(err), JSON.stringify(err), (err as Error).stack, String((err as Error).cause)])
+      expect(s).not.toContain(KEY);
     await expect(h.aclient.customers.list().page()).rejects.toBeInstanceOf(ConnectionError);
   });
 
@@ -154,7 +187,9 @@ describe('retries', () => {
 describe('pacing', () => {
   it('spaces requests so no window ever holds more than the limit', () => {
     let n = 0;
-    const h = harness(() => list([customer(++n)], n < 25 ? `c${n}` : null), { pacing: { limit: 5, windowMs: 1000, marginMs: 0 } });
+    const h = harness(() => list([customer(++n)], n < 25 ? `c${n}` : null), {
+      pacing: { limit: 5, windowMs: 1000, marginMs: 0 },
+    });
     expect(h.client.customers.list().all()).toHaveLength(25);
     const times = h.requests.map((r) => r.at);
     for (const t of times) expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(5);
@@ -162,7 +197,10 @@ describe('pacing', () => {
   });
 
   it('fails with a RateLimitError when pacing cannot fit in the budget', () => {
-    const h = harness(() => list([customer(1)], 'more'), { pacing: { limit: 2, windowMs: 60_000 }, timeBudgetMs: 1_000 });
+    const h = harness(() => list([customer(1)], 'more'), {
+      pacing: { limit: 2, windowMs: 60_000 },
+      timeBudgetMs: 1_000,
+    });
     const paged = h.client.customers.list();
     paged.page();
     paged.page();
@@ -186,9 +224,20 @@ describe('validation', () => {
 
   it('lets unknown fields and unknown open-enum values through', () => {
     const signal = {
-      id: 's1', kind: 'par_drift', severity: 'high', status: 'open', customer_id: null, department_id: null, item_id: null,
-      item_name: null, summary: 'x', suggested_order_qty: null, window_start: '2025-01-01', window_end: '2025-01-07',
-      generated_at: '2025-01-08T00:00:00.000Z', brand_new_field: 1,
+      id: 's1',
+      kind: 'par_drift',
+      severity: 'high',
+      status: 'open',
+      customer_id: null,
+      department_id: null,
+      item_id: null,
+      item_name: null,
+      summary: 'x',
+      suggested_order_qty: null,
+      window_start: '2025-01-01',
+      window_end: '2025-01-07',
+      generated_at: '2025-01-08T00:00:00.000Z',
+      brand_new_field: 1,
     };
     const h = harness(() => list([signal]));
     const [s] = h.client.inventory.signals().all();
@@ -202,11 +251,25 @@ describe('date windows', () => {
       const u = new URL(req.url);
       const to = u.searchParams.get('to')!;
       const c = u.searchParams.get('cursor');
-      const row = (date: string) => ({ date, customer_id: 'c', customer_name: 'C', department_id: null, department_name: null, item_id: 'i', item_name: 'I', delivered_count: 1, daily_par: null, fill_rate: null });
+      const row = (date: string) => ({
+        date,
+        customer_id: 'c',
+        customer_name: 'C',
+        department_id: null,
+        department_name: null,
+        item_id: 'i',
+        item_name: 'I',
+        delivered_count: 1,
+        daily_par: null,
+        fill_rate: null,
+      });
       return c ? list([row(u.searchParams.get('from')!)]) : list([row(to)], 'next');
     });
     const rows = h.client.deliveries.daily({ from: '2025-01-01', to: '2025-06-30', customerId: 'c' }).all();
-    const windows = h.urls().filter((u) => !u.searchParams.get('cursor')).map((u) => [u.searchParams.get('from'), u.searchParams.get('to')]);
+    const windows = h
+      .urls()
+      .filter((u) => !u.searchParams.get('cursor'))
+      .map((u) => [u.searchParams.get('from'), u.searchParams.get('to')]);
     expect(windows).toEqual([
       ['2025-03-31', '2025-06-30'],
       ['2025-01-01', '2025-03-30'],
@@ -224,9 +287,15 @@ describe('date windows', () => {
 
 describe('invoice PDFs', () => {
   it('refuses a pdf_url on another origin before sending anything', async () => {
-    const h = harness(() => ({ status: 200, headers: { 'content-type': 'application/pdf' }, body: new Uint8Array([37, 80]) }));
+    const h = harness(() => ({
+      status: 200,
+      headers: { 'content-type': 'application/pdf' },
+      body: new Uint8Array([37, 80]),
+    }));
     expect(() => h.client.files.invoicePdf('https://evil.test/v1/files/invoice/i1?sig=1')).toThrow(ConfigurationError);
-    await expect(h.aclient.files.invoicePdf('http://linen.test/v1/files/invoice/i1')).rejects.toThrow(/Refusing to send the API key/);
+    await expect(h.aclient.files.invoicePdf('http://linen.test/v1/files/invoice/i1')).rejects.toThrow(
+      /Refusing to send the API key/,
+    );
     expect(h.requests).toHaveLength(0);
     const bytes = h.client.files.invoicePdf(`${BASE}/files/invoice/i1?key_id=k&expires=1&signature=s`);
     expect([...bytes]).toEqual([37, 80]);

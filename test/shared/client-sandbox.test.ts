@@ -1,6 +1,8 @@
 /** The client against the sandbox over real HTTP, through both runners. */
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorForResponse } from '../../shared/core/failures.ts';
+import { addDays, daysInclusive } from '../../shared/dates.ts';
 import {
   AuthenticationError,
   ConfigurationError,
@@ -9,19 +11,23 @@ import {
   createLinenClientSync,
   InternalServerError,
   InvalidParamsError,
+  type LinenClient,
+  type LinenClientOptions,
+  type LinenClientSync,
   type LinenError,
   MethodNotAllowedError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   UndiciTransport,
-  type LinenClient,
-  type LinenClientOptions,
-  type LinenClientSync,
 } from '../../shared/node.ts';
-import { errorForResponse } from '../../shared/core/failures.ts';
-import { addDays, daysInclusive } from '../../shared/dates.ts';
-import { BlockingTransport, blockingSleep, recording, startWorkerSandbox, type WorkerSandbox } from '../support/worker-sandbox.ts';
+import {
+  BlockingTransport,
+  blockingSleep,
+  recording,
+  startWorkerSandbox,
+  type WorkerSandbox,
+} from '../support/worker-sandbox.ts';
 
 const ALL = 'lk_live_demo_all_access';
 const OPS = 'lk_live_demo_mercy_ops';
@@ -67,7 +73,8 @@ async function caught(f: () => unknown): Promise<LinenError> {
 }
 
 function expectNoKey(e: unknown, key: string) {
-  for (const s of [String(e), JSON.stringify(e), (e as Error).stack ?? '', inspect(e, { depth: 5 })]) expect(s).not.toContain(key);
+  for (const s of [String(e), JSON.stringify(e), (e as Error).stack ?? '', inspect(e, { depth: 5 })])
+    expect(s).not.toContain(key);
 }
 
 describe.each(['async', 'sync'] as const)('%s client against the sandbox', (mode) => {
@@ -91,7 +98,9 @@ describe.each(['async', 'sync'] as const)('%s client against the sandbox', (mode
     await c.newLinen.list({ limit: 10 }).page();
     await c.rewash.list({ limit: 10 }).page();
     const invoices = await c.invoices.list().all();
-    expect(invoices.length).toBe(d.invoices.filter((i) => ['sent', 'partially_paid', 'paid'].includes(i.status)).length);
+    expect(invoices.length).toBe(
+      d.invoices.filter((i) => ['sent', 'partially_paid', 'paid'].includes(i.status)).length,
+    );
     await c.payments.list({ limit: 10 }).page();
     expect((await c.balance.list().all()).length).toBe(d.customers.length);
     await c.purchaseOrders.list({ limit: 10 }).page();
@@ -133,7 +142,9 @@ describe.each(['async', 'sync'] as const)('%s client against the sandbox', (mode
     const e404 = await caught(() => c.manifests.get('does_not_exist'));
     expect(e404).toBeInstanceOf(NotFoundError);
     const outside = sb.data.customers.find((x) => x.name.includes('Harbor'))!;
-    expect(await caught(() => ops.invoices.list({ customerId: outside.id }).page())).toBeInstanceOf(PermissionDeniedError);
+    expect(await caught(() => ops.invoices.list({ customerId: outside.id }).page())).toBeInstanceOf(
+      PermissionDeniedError,
+    );
     expect(await caught(() => ops.manifests.list({ customerId: outside.id }).page())).toBeInstanceOf(NotFoundError);
 
     const e422 = await caught(() => c.invoices.list().page({ cursor: 'forged' }));
@@ -141,7 +152,12 @@ describe.each(['async', 'sync'] as const)('%s client against the sandbox', (mode
     expect(e422.status).toBe(422);
 
     const raw = await new UndiciTransport().request(
-      { method: 'POST' as 'GET', url: `${sb.baseUrl}/customers`, headers: { authorization: `Bearer ${ALL}` }, responseType: 'text' },
+      {
+        method: 'POST' as 'GET',
+        url: `${sb.baseUrl}/customers`,
+        headers: { authorization: `Bearer ${ALL}` },
+        responseType: 'text',
+      },
       { timeoutMs: 5000 },
     );
     expect(errorForResponse(raw, Date.now(), { secrets: [ALL] })).toBeInstanceOf(MethodNotAllowedError);
@@ -149,10 +165,14 @@ describe.each(['async', 'sync'] as const)('%s client against the sandbox', (mode
     await sb.enqueue({ kind: '500', count: 2 });
     const e500 = await caught(() => makeClient(mode, ALL, { maxRetries: 1 }).client.customers.list().page());
     expect(e500).toBeInstanceOf(InternalServerError);
-    expect(e500.userMessage).toBe(`The Linen API had an internal error (request ${e500.requestId}); quote it to support.`);
+    expect(e500.userMessage).toBe(
+      `The Linen API had an internal error (request ${e500.requestId}); quote it to support.`,
+    );
 
     await sb.enqueue({ kind: '429', count: 1 });
-    const e429 = (await caught(() => makeClient(mode, ALL, { maxRetries: 0 }).client.customers.list().page())) as RateLimitError;
+    const e429 = (await caught(() =>
+      makeClient(mode, ALL, { maxRetries: 0 }).client.customers.list().page(),
+    )) as RateLimitError;
     expect(e429).toBeInstanceOf(RateLimitError);
     expect(e429.retryAfterMs).toBeGreaterThanOrEqual(1000);
     for (const e of [e403, e404, e422, e500, e429]) expectNoKey(e, ALL);

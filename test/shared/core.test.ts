@@ -1,24 +1,24 @@
-import { parseHttpUrl } from '../../shared/url.ts';
 import { describe, expect, it } from 'vitest';
+import { decodeUtf8 } from '../../shared/core/decode.ts';
+import { Pacer, type PacingState, pacingStep } from '../../shared/core/pacing.ts';
+import { formatPath } from '../../shared/core/parse-json.ts';
+import { backoffDelay, DEFAULT_RETRY, decideRetry, parseRetryAfter } from '../../shared/core/retry.ts';
 import { nextCursor } from '../../shared/core/walk.ts';
-import { pacingStep, Pacer, type PacingState } from '../../shared/core/pacing.ts';
-import { backoffDelay, decideRetry, DEFAULT_RETRY, parseRetryAfter } from '../../shared/core/retry.ts';
-import { addDays, lastNDays, splitWindow, startOfDayInZone, toIsoDay, daysInclusive } from '../../shared/dates.ts';
+import { addDays, daysInclusive, lastNDays, splitWindow, startOfDayInZone, toIsoDay } from '../../shared/dates.ts';
 import {
   AuthenticationError,
   ConnectionError,
+  errorFromResponse,
   InternalServerError,
   InvalidParamsError,
   NotFoundError,
   PermissionDeniedError,
   type RateLimitError,
   ResponseShapeError,
-  errorFromResponse,
 } from '../../shared/errors.ts';
 import { buildQuery, P } from '../../shared/params.ts';
 import { redact } from '../../shared/redact.ts';
-import { decodeUtf8 } from '../../shared/core/decode.ts';
-import { formatPath } from '../../shared/core/parse-json.ts';
+import { parseHttpUrl } from '../../shared/url.ts';
 
 const KEY = 'lk_live_supersecret_0123456789';
 const api = (status: number, extra: Record<string, unknown> = {}) =>
@@ -43,7 +43,8 @@ describe('backoff and retry decisions', () => {
 
   it('retries 429, 5xx and connection failures, never other 4xx', () => {
     const r = () => 0;
-    for (const s of [400, 401, 403, 404, 405, 422]) expect(decideRetry(api(s), 0, DEFAULT_RETRY, 60_000, r).retry).toBe(false);
+    for (const s of [400, 401, 403, 404, 405, 422])
+      expect(decideRetry(api(s), 0, DEFAULT_RETRY, 60_000, r).retry).toBe(false);
     expect(decideRetry(api(500), 0, DEFAULT_RETRY, 60_000, r)).toEqual({ retry: true, delayMs: 500 });
     expect(decideRetry(api(503), 1, DEFAULT_RETRY, 60_000, r)).toEqual({ retry: true, delayMs: 1000 });
     expect(decideRetry(new ConnectionError({ message: 'reset' }), 0, DEFAULT_RETRY, 60_000, r).retry).toBe(true);
@@ -58,8 +59,18 @@ describe('backoff and retry decisions', () => {
   });
 
   it('retries an unreadable body but not a well-formed body of the wrong shape', () => {
-    const body = new ResponseShapeError({ endpoint: 'GET /x', field: '(body)', detail: 'not JSON', requestId: undefined });
-    const shape = new ResponseShapeError({ endpoint: 'GET /x', field: 'data[0].id', detail: 'bad', requestId: 'req_1' });
+    const body = new ResponseShapeError({
+      endpoint: 'GET /x',
+      field: '(body)',
+      detail: 'not JSON',
+      requestId: undefined,
+    });
+    const shape = new ResponseShapeError({
+      endpoint: 'GET /x',
+      field: 'data[0].id',
+      detail: 'bad',
+      requestId: 'req_1',
+    });
     expect(decideRetry(body, 0, DEFAULT_RETRY, 60_000, () => 0).retry).toBe(true);
     expect(decideRetry(shape, 0, DEFAULT_RETRY, 60_000, () => 0).retry).toBe(false);
   });
@@ -105,7 +116,18 @@ describe('pacing', () => {
   it('keeps its state in an injectable store', () => {
     const saved: PacingState[] = [];
     let state: PacingState = { sent: [1, 2], blockedUntil: 0 };
-    const pacer = new Pacer({ limit: 2, windowMs: 1000, marginMs: 0, store: { load: () => state, save: (s) => { state = s; saved.push(s); } } });
+    const pacer = new Pacer({
+      limit: 2,
+      windowMs: 1000,
+      marginMs: 0,
+      store: {
+        load: () => state,
+        save: (s) => {
+          state = s;
+          saved.push(s);
+        },
+      },
+    });
     expect(pacer.tryAcquire(100)).toBe(901);
     expect(saved.length).toBe(1);
   });
@@ -132,14 +154,25 @@ describe('redaction and errors', () => {
   });
 
   it('never shows the key in message, toString, toJSON or stack', () => {
-    const e = new ConnectionError({ message: `socket closed; headers {authorization: Bearer ${KEY}}`, secrets: [KEY], cause: new Error(`x ${KEY}`) });
-    for (const s of [e.message, String(e), JSON.stringify(e), e.stack ?? '', String((e.cause as Error).message)]) expect(s).not.toContain(KEY);
+    const e = new ConnectionError({
+      message: `socket closed; headers {authorization: Bearer ${KEY}}`,
+      secrets: [KEY],
+      cause: new Error(`x ${KEY}`),
+    });
+    for (const s of [e.message, String(e), JSON.stringify(e), e.stack ?? '', String((e.cause as Error).message)])
+      expect(s).not.toContain(KEY);
   });
 
   it('maps statuses to classes with actionable user messages', () => {
     expect(api(401)).toBeInstanceOf(AuthenticationError);
     expect(api(401).userMessage).toBe('The API key was rejected: it may be revoked or mistyped.');
-    const forbidden = errorFromResponse({ status: 403, code: 'forbidden', message: 'no', requestId: 'req_2', scope: 'accounting' });
+    const forbidden = errorFromResponse({
+      status: 403,
+      code: 'forbidden',
+      message: 'no',
+      requestId: 'req_2',
+      scope: 'accounting',
+    });
     expect(forbidden).toBeInstanceOf(PermissionDeniedError);
     expect(forbidden.userMessage).toBe('This key has no accounting access.');
     expect(api(404)).toBeInstanceOf(NotFoundError);
@@ -212,10 +245,26 @@ describe('org-local days', () => {
 });
 
 describe('query building', () => {
-  const decls = { customerId: P.id, from: P.date, to: P.date, status: P.oneOf(['sent', 'paid'] as const), kind: P.open(['a'] as const) };
+  const decls = {
+    customerId: P.id,
+    from: P.date,
+    to: P.date,
+    status: P.oneOf(['sent', 'paid'] as const),
+    kind: P.open(['a'] as const),
+  };
   it('maps camelCase to snake_case and formats dates in the org timezone', () => {
     expect(
-      buildQuery(decls, { customerId: 'c1', from: new Date('2025-03-09T05:30:00Z'), to: '2025-03-10', status: 'sent', kind: 'new_kind' }, 'America/Chicago'),
+      buildQuery(
+        decls,
+        {
+          customerId: 'c1',
+          from: new Date('2025-03-09T05:30:00Z'),
+          to: '2025-03-10',
+          status: 'sent',
+          kind: 'new_kind',
+        },
+        'America/Chicago',
+      ),
     ).toEqual({ customer_id: 'c1', from: '2025-03-08', to: '2025-03-10', status: 'sent', kind: 'new_kind' });
   });
   it('refuses bad values before any request', () => {

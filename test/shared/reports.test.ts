@@ -1,15 +1,15 @@
 /** Reports against the sandbox, checked against values computed here from the sandbox's own data. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../shared/dates.ts';
 import {
   createLinenClient,
   createLinenClientSync,
   InvalidParamsError,
-  NotFoundError,
-  UndiciTransport,
   type LinenClient,
   type LinenClientSync,
+  NotFoundError,
+  UndiciTransport,
 } from '../../shared/node.ts';
-import { addDays } from '../../shared/dates.ts';
 import { BlockingTransport, blockingSleep, startWorkerSandbox, type WorkerSandbox } from '../support/worker-sandbox.ts';
 
 const ALL = 'lk_live_demo_all_access';
@@ -42,7 +42,9 @@ describe.each(['async', 'sync'] as const)('%s reports', (mode) => {
     const rows = sb.data.daily_deliveries.filter((r) => r.daily_par !== null && r.daily_par > 0);
     const customerId = rows[0]!.customer_id;
     const from = addDays(TODAY, -29);
-    const mine = sb.data.daily_deliveries.filter((r) => r.customer_id === customerId && r.date >= from && r.date <= TODAY);
+    const mine = sb.data.daily_deliveries.filter(
+      (r) => r.customer_id === customerId && r.date >= from && r.date <= TODAY,
+    );
     const usable = mine.filter((r) => r.daily_par !== null && r.daily_par > 0);
     const delivered = usable.reduce((s, r) => s + r.delivered_count, 0);
     const par = usable.reduce((s, r) => s + r.daily_par!, 0);
@@ -65,7 +67,9 @@ describe.each(['async', 'sync'] as const)('%s reports', (mode) => {
 
   it('accounts receivable per customer and per currency', async () => {
     const rep = await clients[mode].reports.accountsReceivable();
-    const open = sb.data.invoices.filter((i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0);
+    const open = sb.data.invoices.filter(
+      (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
+    );
     expect(rep.openInvoices.map((i) => i.id).sort()).toEqual(open.map((i) => i.id).sort());
     for (const cur of new Set(open.map((i) => i.currency))) {
       const expected = open.filter((i) => i.currency === cur).reduce((s, i) => s + i.balance_cents, 0);
@@ -85,9 +89,11 @@ describe.each(['async', 'sync'] as const)('%s reports', (mode) => {
     expect(expected.some((s) => s.status === 'acknowledged')).toBe(true);
     expect(groups.flatMap((g) => g.signals.map((s) => s.id)).sort()).toEqual(expected.map((s) => s.id).sort());
     const rank = { high: 3, medium: 2, low: 1 } as const;
-    for (let i = 1; i < groups.length; i++) expect(rank[groups[i - 1]!.severity]).toBeGreaterThanOrEqual(rank[groups[i]!.severity]);
+    for (let i = 1; i < groups.length; i++)
+      expect(rank[groups[i - 1]!.severity]).toBeGreaterThanOrEqual(rank[groups[i]!.severity]);
     for (const g of groups) {
-      for (const s of g.signals) expect([s.customer_id, s.department_id, s.item_id]).toEqual([g.customerId, g.departmentId, g.itemId]);
+      for (const s of g.signals)
+        expect([s.customer_id, s.department_id, s.item_id]).toEqual([g.customerId, g.departmentId, g.itemId]);
       expect(g.severity).toBe(g.signals[0]!.severity);
       expect(g.customerName).toBe(sb.data.customers.find((c) => c.id === g.customerId)!.name);
     }
@@ -101,8 +107,12 @@ describe.each(['async', 'sync'] as const)('%s reports', (mode) => {
     expect(t.status).toBe('verified');
     expect(found.statusLabel).toBe('Resolved');
     expect(found.status_label).toBe(t.status_label);
-    await expect(Promise.resolve().then(() => clients[mode].reports.findTicket('TKT-19-99999'))).rejects.toBeInstanceOf(NotFoundError);
-    await expect(Promise.resolve().then(() => clients[mode].reports.findTicket('ticket 5'))).rejects.toBeInstanceOf(InvalidParamsError);
+    await expect(Promise.resolve().then(() => clients[mode].reports.findTicket('TKT-19-99999'))).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(Promise.resolve().then(() => clients[mode].reports.findTicket('ticket 5'))).rejects.toBeInstanceOf(
+      InvalidParamsError,
+    );
   });
 
   it('resolves customers by id or name and explains unknown names', async () => {
@@ -119,6 +129,7 @@ describe.each(['async', 'sync'] as const)('%s reports', (mode) => {
     expect(mercies.length).toBeGreaterThan(1);
     const ambiguous = Promise.resolve().then(() => c.reports.resolveCustomer('Mercy'));
     await expect(ambiguous).rejects.toBeInstanceOf(InvalidParamsError);
-    for (const name of mercies) await expect(Promise.resolve().then(() => c.reports.resolveCustomer('Mercy'))).rejects.toThrow(name);
+    for (const name of mercies)
+      await expect(Promise.resolve().then(() => c.reports.resolveCustomer('Mercy'))).rejects.toThrow(name);
   });
 });

@@ -16,11 +16,17 @@ const ENTRY = join(process.cwd(), 'slack-bot', 'index.ts');
 /** The environment without any Slack or Linen setting, the sandbox pinned to a day of 2026. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(SLACK_|LINEN_|PORT$|DATABASE_URL$|SANDBOX_)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^(SLACK_|LINEN_|PORT$|DATABASE_URL$|SANDBOX_)/.test(k)) env[k] = v;
   return { ...env, SANDBOX_TODAY: '2026-11-20', ...extra };
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -46,9 +52,16 @@ describe('console mode', () => {
   });
 
   it('reads /linen lines from stdin, prints a banner, exits cleanly on EOF', async () => {
-    const r = await run(TSX, [ENTRY], cleanEnv(), '/linen ticket TKT-26-00417\nbalance Harborview Hotel\n/linen nonsense\n');
+    const r = await run(
+      TSX,
+      [ENTRY],
+      cleanEnv(),
+      '/linen ticket TKT-26-00417\nbalance Harborview Hotel\n/linen nonsense\n',
+    );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^linen-connect Slack bot, console mode: answering from the sandbox Linen API at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(r.stdout).toMatch(
+      /^linen-connect Slack bot, console mode: answering from the sandbox Linen API at http:\/\/127\.0\.0\.1:\d+\/v1/,
+    );
     expect(r.stdout).toContain('TKT-26-00417: Makeup stains on pillowcases');
     expect(r.stdout).toContain('Open balance: Harborview Hotel');
     expect(r.stdout).toContain('[button: PDF]');
@@ -57,11 +70,23 @@ describe('console mode', () => {
 
   it('digest commands: subscribe and list kept under LINEN_DATA_DIR across runs; preview renders the digest', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'linen-console-'));
-    const first = await run(TSX, [ENTRY], cleanEnv({ LINEN_DATA_DIR: dataDir }), '/linen digest subscribe weekdays 06:30 high\n/linen digest subscribe #nowhere\n');
+    const first = await run(
+      TSX,
+      [ENTRY],
+      cleanEnv({ LINEN_DATA_DIR: dataDir }),
+      '/linen digest subscribe weekdays 06:30 high\n/linen digest subscribe #nowhere\n',
+    );
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/Subscribed: `d\w+` #C0CONSOLE on weekdays at 06:30 \(America\/Chicago\), all customers, high severity and above\./);
+    expect(first.stdout).toMatch(
+      /Subscribed: `d\w+` #C0CONSOLE on weekdays at 06:30 \(America\/Chicago\), all customers, high severity and above\./,
+    );
     expect(first.stdout).toContain("I can't find a channel named #nowhere");
-    const preview = await run(TSX, [ENTRY], cleanEnv({ LINEN_DATA_DIR: dataDir }), '/linen digest list\n/linen digest preview\n');
+    const preview = await run(
+      TSX,
+      [ENTRY],
+      cleanEnv({ LINEN_DATA_DIR: dataDir }),
+      '/linen digest list\n/linen digest preview\n',
+    );
     expect(preview.code).toBe(0);
     expect(preview.stdout).toMatch(/> Digest subscriptions \(1\)\n• `d\w+` #C0CONSOLE on weekdays at 06:30/);
     expect(preview.stdout).toMatch(/> Linen shortfall digest · \w{3} \d+ \w{3}\n=+\n/);
@@ -77,7 +102,11 @@ describe('console mode', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Open tickets\n/);
     // The embedded digest store (PGlite) loads from the files copied beside the bundle.
-    const d = await run(process.execPath, [out, '--ask', '/linen digest list'], cleanEnv({ LINEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'linen-bundle-')) }));
+    const d = await run(
+      process.execPath,
+      [out, '--ask', '/linen digest list'],
+      cleanEnv({ LINEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'linen-bundle-')) }),
+    );
     expect(d.stdout).toMatch(/^No digest subscriptions yet\./);
   });
 });
@@ -86,17 +115,85 @@ describe('start-up configuration errors: one line naming the setting', () => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3' }, /^linen-bot: SLACK_SIGNING_SECRET is not set/],
     [{ SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' }, /^linen-bot: SLACK_BOT_TOKEN is not set/],
-    [{ SLACK_BOT_TOKEN: 'xoxp-user-token', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' }, /^linen-bot: SLACK_BOT_TOKEN must be a bot token/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' }, /^linen-bot: LINEN_BASE_URL is not set/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'nope' }, /^linen-bot: LINEN_BASE_URL is not a URL/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1' }, /^linen-bot: LINEN_TIMEZONE is not set/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'Mars/Base' }, /^linen-bot: LINEN_TIMEZONE must be an IANA timezone/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', PORT: 'eighty' }, /^linen-bot: PORT must be an integer/],
-    [{ SLACK_APP_TOKEN: 'xoxb-wrong', SLACK_BOT_TOKEN: 'xoxb-1-2-3' }, /^linen-bot: SLACK_APP_TOKEN must be an app-level token/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', DATABASE_URL: 'mysql://x' }, /^linen-bot: DATABASE_URL must be a postgres/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', LINEN_DIGEST_GRACE_MINUTES: '2h' }, /^linen-bot: LINEN_DIGEST_GRACE_MINUTES must be a whole number of minutes from 0 to 10080 \(got "2h"\)\.$/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', LINEN_DIGEST_GRACE_MINUTES: '-5' }, /^linen-bot: LINEN_DIGEST_GRACE_MINUTES must be a whole number/],
-    [{ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1', LINEN_TIMEZONE: 'UTC', LINEN_ADMIN_USER_IDS: 'U024BE7LH, @alice' }, /^linen-bot: LINEN_ADMIN_USER_IDS must be Slack user ids separated by commas, like U024BE7LH,U0G9QF9C6 \(got "@alice"\)\.$/],
+    [
+      { SLACK_BOT_TOKEN: 'xoxp-user-token', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' },
+      /^linen-bot: SLACK_BOT_TOKEN must be a bot token/,
+    ],
+    [
+      { SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' },
+      /^linen-bot: LINEN_BASE_URL is not set/,
+    ],
+    [
+      { SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'nope' },
+      /^linen-bot: LINEN_BASE_URL is not a URL/,
+    ],
+    [
+      { SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1' },
+      /^linen-bot: LINEN_TIMEZONE is not set/,
+    ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'Mars/Base',
+      },
+      /^linen-bot: LINEN_TIMEZONE must be an IANA timezone/,
+    ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        PORT: 'eighty',
+      },
+      /^linen-bot: PORT must be an integer/,
+    ],
+    [
+      { SLACK_APP_TOKEN: 'xoxb-wrong', SLACK_BOT_TOKEN: 'xoxb-1-2-3' },
+      /^linen-bot: SLACK_APP_TOKEN must be an app-level token/,
+    ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        DATABASE_URL: 'mysql://x',
+      },
+      /^linen-bot: DATABASE_URL must be a postgres/,
+    ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        LINEN_DIGEST_GRACE_MINUTES: '2h',
+      },
+      /^linen-bot: LINEN_DIGEST_GRACE_MINUTES must be a whole number of minutes from 0 to 10080 \(got "2h"\)\.$/,
+    ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        LINEN_DIGEST_GRACE_MINUTES: '-5',
+      },
+      /^linen-bot: LINEN_DIGEST_GRACE_MINUTES must be a whole number/,
+    ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        LINEN_ADMIN_USER_IDS: 'U024BE7LH, @alice',
+      },
+      /^linen-bot: LINEN_ADMIN_USER_IDS must be Slack user ids separated by commas, like U024BE7LH,U0G9QF9C6 \(got "@alice"\)\.$/,
+    ],
   ];
   for (const [env, want] of cases) {
     it(want.source, () => {
@@ -107,29 +204,55 @@ describe('start-up configuration errors: one line naming the setting', () => {
       } catch (err) {
         expect((err as Error).message).toMatch(line);
         expect((err as Error).message).not.toContain('\n');
-        for (const v of Object.values(env)) if (/^xox/.test(v) || /^abcdef/.test(v)) expect((err as Error).message).not.toContain(v);
+        for (const v of Object.values(env))
+          if (/^xox/.test(v) || /^abcdef/.test(v)) expect((err as Error).message).not.toContain(v);
       }
     });
   }
 
   it('the process prints that one line on stderr, no stack, and exits 1', async () => {
-    const env = { SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef', LINEN_BASE_URL: 'http://x/v1' };
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+      SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+      LINEN_BASE_URL: 'http://x/v1',
+    };
     const r = await run(TSX, [ENTRY], cleanEnv(env));
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toEqual(["linen-bot: LINEN_TIMEZONE is not set: the organization's IANA timezone, e.g. America/Chicago."]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      "linen-bot: LINEN_TIMEZONE is not set: the organization's IANA timezone, e.g. America/Chicago.",
+    ]);
   });
 
   it('no Slack setting means console mode; any Slack setting means Slack', () => {
     expect(isConsoleMode({})).toBe(true);
     expect(isConsoleMode({ SLACK_BOT_TOKEN: ' ' })).toBe(true);
     expect(isConsoleMode({ SLACK_APP_TOKEN: 'xapp-1' })).toBe(false);
-    const socket = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1-2', LINEN_BASE_URL: 'https://api.example.com/v1/', LINEN_TIMEZONE: 'UTC' });
-    expect(socket).toMatchObject({
-      mode: 'socket', port: 3000, linen: { baseUrl: 'https://api.example.com/v1', apiKey: undefined },
-      dataDir: './data', digests: { adminUserIds: [], graceMinutes: 120 },
+    const socket = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_APP_TOKEN: 'xapp-1-2',
+      LINEN_BASE_URL: 'https://api.example.com/v1/',
+      LINEN_TIMEZONE: 'UTC',
     });
-    const set = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1-2', LINEN_BASE_URL: 'https://a.example/v1', LINEN_TIMEZONE: 'UTC', LINEN_DATA_DIR: '/var/lib/linen', LINEN_ADMIN_USER_IDS: 'U1AAA, W2BBB', LINEN_DIGEST_GRACE_MINUTES: '30' });
-    expect(set).toMatchObject({ dataDir: '/var/lib/linen', digests: { adminUserIds: ['U1AAA', 'W2BBB'], graceMinutes: 30 } });
+    expect(socket).toMatchObject({
+      mode: 'socket',
+      port: 3000,
+      linen: { baseUrl: 'https://api.example.com/v1', apiKey: undefined },
+      dataDir: './data',
+      digests: { adminUserIds: [], graceMinutes: 120 },
+    });
+    const set = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_APP_TOKEN: 'xapp-1-2',
+      LINEN_BASE_URL: 'https://a.example/v1',
+      LINEN_TIMEZONE: 'UTC',
+      LINEN_DATA_DIR: '/var/lib/linen',
+      LINEN_ADMIN_USER_IDS: 'U1AAA, W2BBB',
+      LINEN_DIGEST_GRACE_MINUTES: '30',
+    });
+    expect(set).toMatchObject({
+      dataDir: '/var/lib/linen',
+      digests: { adminUserIds: ['U1AAA', 'W2BBB'], graceMinutes: 30 },
+    });
   });
 });

@@ -6,7 +6,16 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/dates.ts';
 import { money } from '../../slack-bot/blocks/mrkdwn.ts';
-import { allText, buttons, startHarness, TODAY, type BotUnderTest, type Harness, SIGNING_SECRET, BOT_TOKEN } from '../support/slack-harness.ts';
+import {
+  allText,
+  BOT_TOKEN,
+  type BotUnderTest,
+  buttons,
+  type Harness,
+  SIGNING_SECRET,
+  startHarness,
+  TODAY,
+} from '../support/slack-harness.ts';
 import { commandBody, postSigned } from '../support/slack-sign.ts';
 
 let h: Harness;
@@ -35,7 +44,14 @@ describe('/linen over HTTP', () => {
       const m = await bot.ask(text);
       expect(m.response_type).toBe('ephemeral');
       const t = allText(m);
-      for (const sub of ['balance [customer]', 'signals [kind] [customer]', 'ticket &lt;TKT-YY-#####&gt;', 'tickets [open', 'fillrate &lt;customer&gt;']) expect(t).toContain(sub);
+      for (const sub of [
+        'balance [customer]',
+        'signals [kind] [customer]',
+        'ticket &lt;TKT-YY-#####&gt;',
+        'tickets [open',
+        'fillrate &lt;customer&gt;',
+      ])
+        expect(t).toContain(sub);
       if (text === 'frobnicate') expect(t).toContain("I don't know `frobnicate`");
       expect(buttons(m).some((b) => b.actionId === 'linen_share')).toBe(false);
     }
@@ -45,9 +61,13 @@ describe('/linen over HTTP', () => {
     const d = h.sandbox.data;
     const m = await bot.ask('balance');
     const t = allText(m);
-    const open = d.invoices.filter((i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0);
+    const open = d.invoices.filter(
+      (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
+    );
     for (const c of d.customers) {
-      const mine = d.invoices.filter((i) => i.customer_id === c.id && (i.status === 'sent' || i.status === 'partially_paid'));
+      const mine = d.invoices.filter(
+        (i) => i.customer_id === c.id && (i.status === 'sent' || i.status === 'partially_paid'),
+      );
       const cents = mine.reduce((s, i) => s + i.balance_cents, 0);
       const currency = mine[0]?.currency ?? 'usd';
       expect(t).toContain(`*${c.name.replace(/&/g, '&amp;')}*: *${money(cents, currency)}* open`);
@@ -73,7 +93,10 @@ describe('/linen over HTTP', () => {
     expect(click.status).toBe(200);
     const [answer] = await h.slack.waitForPosts(click.sink);
     expect(answer!.body.replace_original).toBe(true);
-    const open = d.invoices.filter((i) => i.customer_id === general.id && (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0);
+    const open = d.invoices.filter(
+      (i) =>
+        i.customer_id === general.id && (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
+    );
     expect(allText(answer!.body)).toContain(`*Open invoices* (${open.length})`);
     expect(answer!.body.blocks[0].text.text).toBe(`Open balance: ${general.name}`);
   });
@@ -104,7 +127,10 @@ describe('/linen over HTTP', () => {
   it('signals <kind> <customer>', async () => {
     const d = h.sandbox.data;
     const c = d.customers.find((x) => x.name === 'Mercy General Hospital')!;
-    const want = d.signals.filter((s) => s.customer_id === c.id && s.kind === 'shortfall_streak' && (s.status === 'open' || s.status === 'acknowledged'));
+    const want = d.signals.filter(
+      (s) =>
+        s.customer_id === c.id && s.kind === 'shortfall_streak' && (s.status === 'open' || s.status === 'acknowledged'),
+    );
     const m = await bot.ask('signals shortfall_streak Mercy General Hospital');
     expect(m.blocks[0].text.text).toBe('Inventory signals: Shortfall streak, Mercy General Hospital');
     expect(allText(m)).toContain(`${want.length} signal`);
@@ -122,7 +148,8 @@ describe('/linen over HTTP', () => {
     const text = allText(m);
     expect(text).toContain(t.status_label);
     expect(text).toContain(t.kind_label);
-    for (const e of t.customer_visible_events) if (e.body) expect(text).toContain(e.body.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+    for (const e of t.customer_visible_events)
+      if (e.body) expect(text).toContain(e.body.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
   });
 
   it('ticket: a resolved one shows its resolution note', async () => {
@@ -133,7 +160,9 @@ describe('/linen over HTTP', () => {
   });
 
   it('ticket: unknown and malformed numbers', async () => {
-    expect(allText(await bot.ask('ticket TKT-26-99999'))).toContain("No ticket TKT-26-99999 is visible to this workspace's Linen key.");
+    expect(allText(await bot.ask('ticket TKT-26-99999'))).toContain(
+      "No ticket TKT-26-99999 is visible to this workspace's Linen key.",
+    );
     const bad = allText(await bot.ask('ticket 417'));
     expect(bad).toContain('is not a ticket number like TKT-26-00417');
   });
@@ -148,7 +177,13 @@ describe('/linen over HTTP', () => {
     const nasty = d.tickets.find((x) => /[<&@]/.test(x.subject));
     if (nasty) {
       expect(t).not.toContain(nasty.subject);
-      expect(t).toContain(nasty.subject.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@(channel|here|everyone)/g, '@\u200b$1'));
+      expect(t).toContain(
+        nasty.subject
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/>/g, '&gt;')
+          .replace(/@(channel|here|everyone)/g, '@\u200b$1'),
+      );
     }
     const resolved = d.tickets.filter((x) => x.status === 'resolved');
     expect(allText(await bot.ask('tickets resolved'))).toContain(`${resolved.length} ticket`);
@@ -188,12 +223,16 @@ describe('/linen over HTTP', () => {
     const icu = c.departments.find((x) => x.name === 'ICU')!;
     const m = await bot.ask('fillrate "Mercy General Hospital" 2026-11-01 2026-11-10 icu');
     expect(m.blocks[0].text.text).toBe('Fill rate: Mercy General Hospital › ICU');
-    const rows = d.daily_deliveries.filter((r) => r.department_id === icu.id && r.date >= '2026-11-01' && r.date <= '2026-11-10' && r.daily_par);
+    const rows = d.daily_deliveries.filter(
+      (r) => r.department_id === icu.id && r.date >= '2026-11-01' && r.date <= '2026-11-10' && r.daily_par,
+    );
     const rate = rows.reduce((s, r) => s + r.delivered_count, 0) / rows.reduce((s, r) => s + r.daily_par!, 0);
     expect(allText(m)).toContain(`${(rate * 100).toFixed(1)}%`);
     expect(allText(m)).toContain('2026-11-01 → 2026-11-10 (10 days)');
     expect(allText(await bot.ask('fillrate Harborview Hotel 30'))).toContain('(30 days)');
-    expect(allText(await bot.ask('fillrate "Mercy General Hospital" Laundry Chute'))).toContain('has no department “Laundry Chute”');
+    expect(allText(await bot.ask('fillrate "Mercy General Hospital" Laundry Chute'))).toContain(
+      'has no department “Laundry Chute”',
+    );
     expect(allText(await bot.ask('fillrate'))).toContain('Give a customer name or id.');
     expect(allText(await bot.ask('fillrate Harborview 2026-11-10 2026-11-01'))).toContain('starts after it ends');
   });
@@ -201,7 +240,9 @@ describe('/linen over HTTP', () => {
   it('an unknown customer answers with the customers the key sees', async () => {
     const m = await bot.ask('balance Zzyzx Memorial');
     expect(allText(m)).toContain('No customer named “Zzyzx Memorial” is visible');
-    expect(buttons(m).filter((b) => b.actionId.startsWith('linen_rerun:'))).toHaveLength(h.sandbox.data.customers.length);
+    expect(buttons(m).filter((b) => b.actionId.startsWith('linen_rerun:'))).toHaveLength(
+      h.sandbox.data.customers.length,
+    );
   });
 
   it('"Share in channel" posts the same answer for everyone and removes the private one', async () => {
@@ -313,7 +354,9 @@ describe('failures answer in one friendly sentence', () => {
     h.sandbox.faults.enqueue({ kind: '500', count: 3 });
     try {
       const m = await bot.ask('tickets verified');
-      expect(m.text).toMatch(/^The Linen API is having trouble right now; try again later, and quote request req_[A-Za-z0-9]+ to support if it persists\.$/);
+      expect(m.text).toMatch(
+        /^The Linen API is having trouble right now; try again later, and quote request req_[A-Za-z0-9]+ to support if it persists\.$/,
+      );
     } finally {
       h.sandbox.faults.reset();
     }
@@ -338,7 +381,9 @@ describe('failures answer in one friendly sentence', () => {
   it('no key configured', async () => {
     const none = await h.startBotWith({ LINEN_API_KEY: undefined });
     for (const text of ['balance', 'signals', 'ticket TKT-26-00417', 'tickets', 'fillrate Harborview']) {
-      expect((await none.ask(text)).text).toBe('No Linen API key is configured for this workspace yet; ask whoever runs the bot to set LINEN_API_KEY.');
+      expect((await none.ask(text)).text).toBe(
+        'No Linen API key is configured for this workspace yet; ask whoever runs the bot to set LINEN_API_KEY.',
+      );
     }
     const health = await (await fetch(`http://127.0.0.1:${none.bot.port}/healthz`)).json();
     expect(health).toEqual({ ok: true, linen_key_configured: false });

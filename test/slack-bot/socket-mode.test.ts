@@ -4,9 +4,16 @@
  * checked on the socket; answers still go through response_url.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allText, buttons, startHarness, BOT_TOKEN, type BotUnderTest, type Harness } from '../support/slack-harness.ts';
+import {
+  allText,
+  BOT_TOKEN,
+  type BotUnderTest,
+  buttons,
+  type Harness,
+  startHarness,
+} from '../support/slack-harness.ts';
 import { blockActionsBody, commandBody } from '../support/slack-sign.ts';
-import { startFakeSocketMode, type FakeSocketMode } from '../support/slack-socket-fake.ts';
+import { type FakeSocketMode, startFakeSocketMode } from '../support/slack-socket-fake.ts';
 
 const APP_TOKEN = 'xapp-1-A0LINEN-2222-socketmodetesttoken';
 const API_KEY = 'lk_live_demo_all_access';
@@ -41,7 +48,12 @@ beforeAll(async () => {
     const opened = h.slack.calls.filter((c) => c.method === 'apps.connections.open').length;
     throw new Error(`${err.message} (apps.connections.open calls on the fake Web API: ${opened})`);
   });
-  ws.send({ type: 'hello', num_connections: 1, debug_info: { host: 'applink-fake', approximate_connection_time: 18060 }, connection_info: { app_id: 'A0LINEN' } });
+  ws.send({
+    type: 'hello',
+    num_connections: 1,
+    debug_info: { host: 'applink-fake', approximate_connection_time: 18060 },
+    connection_info: { app_id: 'A0LINEN' },
+  });
   bot = await starting;
 }, 25_000);
 
@@ -126,7 +138,8 @@ describe('/linen in Socket Mode', () => {
   it('logs no secret: neither the app-level token, the bot token nor the Linen key', () => {
     const text = bot.logs.join('\n');
     expect(bot.logs.some((l) => l.includes('connected to Slack in Socket Mode'))).toBe(true);
-    for (const secret of [APP_TOKEN, BOT_TOKEN, API_KEY, ...h.sandbox.data.keys.map((k) => k.secret)]) expect(text).not.toContain(secret);
+    for (const secret of [APP_TOKEN, BOT_TOKEN, API_KEY, ...h.sandbox.data.keys.map((k) => k.secret)])
+      expect(text).not.toContain(secret);
     expect(text).not.toMatch(/xapp-[A-Za-z0-9]/);
     expect(text).not.toMatch(/xox[abposr]-[A-Za-z0-9]/);
   });

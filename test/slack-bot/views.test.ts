@@ -4,15 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { computeAr, computeFillRate } from '../../shared/reports/index.ts';
-import type { InventorySignal } from '../../shared/schemas/inventory.ts';
-import type { Invoice, BalanceRow } from '../../shared/schemas/accounting.ts';
-import type { QualityTicket } from '../../shared/schemas/quality.ts';
+import type { BalanceRow, Invoice } from '../../shared/schemas/accounting.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
+import type { InventorySignal } from '../../shared/schemas/inventory.ts';
 import type { DailyDeliveryRow } from '../../shared/schemas/processing.ts';
-import { section, fields, type Message } from '../../slack-bot/blocks/kit.ts';
-import { fitMessage, truncate, LIMITS } from '../../slack-bot/blocks/limits.ts';
-import { esc } from '../../slack-bot/blocks/mrkdwn.ts';
+import type { QualityTicket } from '../../shared/schemas/quality.ts';
 import { formatCommand, parseCommand } from '../../slack-bot/answers/grammar.ts';
+import { fields, type Message, section } from '../../slack-bot/blocks/kit.ts';
+import { fitMessage, LIMITS, truncate } from '../../slack-bot/blocks/limits.ts';
+import { esc } from '../../slack-bot/blocks/mrkdwn.ts';
 import { renderMessage } from '../../slack-bot/console/render.ts';
 import { balanceMessage } from '../../slack-bot/views/balance.ts';
 import { chooseCustomerMessage, errorMessage, shareFooter } from '../../slack-bot/views/common.ts';
@@ -32,8 +32,16 @@ describe('grammar', () => {
     expect(parseCommand('balance')).toEqual({ kind: 'balance', customer: undefined });
     expect(parseCommand('balance  Mercy   General')).toEqual({ kind: 'balance', customer: 'Mercy General' });
     expect(parseCommand('signals')).toEqual({ kind: 'signals', customer: undefined });
-    expect(parseCommand('signals par_drift Harborview')).toEqual({ kind: 'signals', signalKind: 'par_drift', customer: 'Harborview' });
-    expect(parseCommand('signals circulation_breach')).toEqual({ kind: 'signals', signalKind: 'circulation_breach', customer: undefined });
+    expect(parseCommand('signals par_drift Harborview')).toEqual({
+      kind: 'signals',
+      signalKind: 'par_drift',
+      customer: 'Harborview',
+    });
+    expect(parseCommand('signals circulation_breach')).toEqual({
+      kind: 'signals',
+      signalKind: 'circulation_breach',
+      customer: undefined,
+    });
     expect(parseCommand('signals Mercy Health')).toEqual({ kind: 'signals', customer: 'Mercy Health' });
     expect(parseCommand('ticket tkt-26-417')).toEqual({ kind: 'ticket', number: 'TKT-26-00417' });
     expect(parseCommand('ticket').kind).toBe('usage');
@@ -45,27 +53,53 @@ describe('grammar', () => {
   });
 
   it('parses fillrate windows and departments', () => {
-    expect(parseCommand('fillrate Mercy General Hospital')).toEqual({ kind: 'fillrate', customer: 'Mercy General Hospital', window: { days: 7 }, department: undefined });
+    expect(parseCommand('fillrate Mercy General Hospital')).toEqual({
+      kind: 'fillrate',
+      customer: 'Mercy General Hospital',
+      window: { days: 7 },
+      department: undefined,
+    });
     expect(parseCommand('fillrate Mercy General Hospital 14 Med-Surg 4 West')).toEqual({
       kind: 'fillrate',
       customer: 'Mercy General Hospital',
       window: { days: 14 },
       department: 'Med-Surg 4 West',
     });
-    expect(parseCommand('fillrate “Mercy General Hospital” ICU')).toEqual({ kind: 'fillrate', customer: 'Mercy General Hospital', window: { days: 7 }, department: 'ICU' });
+    expect(parseCommand('fillrate “Mercy General Hospital” ICU')).toEqual({
+      kind: 'fillrate',
+      customer: 'Mercy General Hospital',
+      window: { days: 7 },
+      department: 'ICU',
+    });
     expect(parseCommand('fillrate Harborview 2026-11-01 2026-11-15 Spa')).toEqual({
       kind: 'fillrate',
       customer: 'Harborview',
       window: { from: '2026-11-01', to: '2026-11-15' },
       department: 'Spa',
     });
-    for (const bad of ['fillrate', 'fillrate 7', 'fillrate X 0', 'fillrate X 999', 'fillrate X 2026-02-30 2026-03-01', 'fillrate X 2026-03-01', 'fillrate X 2026-03-02 2026-03-01']) {
+    for (const bad of [
+      'fillrate',
+      'fillrate 7',
+      'fillrate X 0',
+      'fillrate X 999',
+      'fillrate X 2026-02-30 2026-03-01',
+      'fillrate X 2026-03-01',
+      'fillrate X 2026-03-02 2026-03-01',
+    ]) {
       expect(parseCommand(bad).kind, bad).toBe('usage');
     }
   });
 
   it('formats commands back to text that parses to the same command', () => {
-    for (const text of ['balance', 'balance Mercy Health', 'signals par_drift Harborview Hotel', 'ticket TKT-26-00417', 'tickets resolved', 'fillrate "Mercy General Hospital" 14 ICU', 'fillrate Harborview 2026-11-01 2026-11-15']) {
+    for (const text of [
+      'balance',
+      'balance Mercy Health',
+      'signals par_drift Harborview Hotel',
+      'ticket TKT-26-00417',
+      'tickets resolved',
+      'fillrate "Mercy General Hospital" 14 ICU',
+      'fillrate Harborview 2026-11-01 2026-11-15',
+    ]) {
       const cmd = parseCommand(text);
       expect(parseCommand(formatCommand(cmd))).toEqual(cmd);
     }
@@ -205,15 +239,34 @@ function allViews(): [string, Message][] {
     ['error', errorMessage(EVIL)],
     ['choose', chooseCustomerMessage(EVIL, customers, (c) => `balance ${c.id}`)],
     ['balance', balanceMessage(computeAr(balances, invoices), { timeZone: TZ, now: new Date('2026-11-20T00:00:00Z') })],
-    ['balance one', balanceMessage(computeAr(balances.slice(0, 1), invoices.slice(0, 3)), { timeZone: TZ, now: new Date(), customerName: EVIL })],
+    [
+      'balance one',
+      balanceMessage(computeAr(balances.slice(0, 1), invoices.slice(0, 3)), {
+        timeZone: TZ,
+        now: new Date(),
+        customerName: EVIL,
+      }),
+    ],
     ['balance empty', balanceMessage(computeAr([], []), { timeZone: TZ, now: new Date() })],
     ['signals', signalsMessage(signals, customers, { kind: EVIL, customerName: EVIL })],
     ['signals none', signalsMessage([], customers)],
     ['ticket', ticketMessage({ ...ticket, statusLabel: 'Resolved' }, TZ)],
-    ['tickets', ticketsMessage(Array.from({ length: 120 }, (_, i) => ({ ...ticket, ticket_number: `TKT-26-${String(i).padStart(5, '0')}` })), 'open', TZ)],
+    [
+      'tickets',
+      ticketsMessage(
+        Array.from({ length: 120 }, (_, i) => ({ ...ticket, ticket_number: `TKT-26-${String(i).padStart(5, '0')}` })),
+        'open',
+        TZ,
+      ),
+    ],
     ['tickets none', ticketsMessage([], 'resolved', TZ)],
     ['fillrate', fillRateMessage(fr, { customerName: EVIL, departmentName: EVIL })],
-    ['fillrate empty', fillRateMessage(computeFillRate([], { customerId: 'c1', window: { from: '2026-11-01', to: '2026-11-07' } }), { customerName: 'X' })],
+    [
+      'fillrate empty',
+      fillRateMessage(computeFillRate([], { customerId: 'c1', window: { from: '2026-11-01', to: '2026-11-07' } }), {
+        customerName: 'X',
+      }),
+    ],
   ];
 }
 
@@ -255,6 +308,17 @@ describe('views over hostile and oversized data', () => {
         shareFooter('balance'),
       ],
     });
-    expect(text).toBe(['Title', '=====', 'Mercy & co <x>', '  Current: $1.00', '  61+ days: $2.00', '  note', '-'.repeat(40), '  Buttons: [Share in channel]'].join('\n'));
+    expect(text).toBe(
+      [
+        'Title',
+        '=====',
+        'Mercy & co <x>',
+        '  Current: $1.00',
+        '  61+ days: $2.00',
+        '  note',
+        '-'.repeat(40),
+        '  Buttons: [Share in channel]',
+      ].join('\n'),
+    );
   });
 });

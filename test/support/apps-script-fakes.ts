@@ -9,9 +9,10 @@
  *   several executions, even in several threads, share one cache, one lock and one set of properties.
  * - A custom-function execution reads properties but may not set them and has no UI, as in Sheets.
  */
+
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash, randomUUID } from 'node:crypto';
 import vm from 'node:vm';
 import type { HttpRequest, HttpResponse } from '../../shared/index.ts';
 import type { Backing } from './apps-script-store.ts';
@@ -85,7 +86,10 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
 
   const properties = (scope: string) => {
     const guard = (method: string) => {
-      if (custom) throw new Error(`Exception: You do not have permission to call ${method}. Required permissions: (none in a custom function)`);
+      if (custom)
+        throw new Error(
+          `Exception: You do not have permission to call ${method}. Required permissions: (none in a custom function)`,
+        );
     };
     return {
       getProperty: (k: string) => backing.propsGet(scope)[k] ?? null,
@@ -134,7 +138,8 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
     return {
       tryLock,
       waitLock(timeoutMs: number) {
-        if (!tryLock(timeoutMs)) throw new Error('Exception: Lock timeout: another process was holding the lock for too long.');
+        if (!tryLock(timeoutMs))
+          throw new Error('Exception: Lock timeout: another process was holding the lock for too long.');
       },
       releaseLock() {
         backing.lockRelease(name, executionId);
@@ -145,7 +150,10 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
   };
 
   const UrlFetchApp = {
-    fetch(url: string, params: { method?: string; headers?: Record<string, string>; muteHttpExceptions?: boolean } = {}) {
+    fetch(
+      url: string,
+      params: { method?: string; headers?: Record<string, string>; muteHttpExceptions?: boolean } = {},
+    ) {
       if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new Error(`Exception: Invalid argument: ${url}`);
       const method = (params.method ?? 'get').toUpperCase();
       if (method !== 'GET') throw new Error('the add-on only ever sends GET');
@@ -190,9 +198,13 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
       const data = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value.map((b) => b & 0xff));
       return toSigned(createHash(a).update(data).digest());
     },
-    base64Encode: (data: string | number[]) => Buffer.from(typeof data === 'string' ? data : data.map((b) => b & 0xff)).toString('base64'),
+    base64Encode: (data: string | number[]) =>
+      Buffer.from(typeof data === 'string' ? data : data.map((b) => b & 0xff)).toString('base64'),
     base64EncodeWebSafe: (data: string | number[]) =>
-      Buffer.from(typeof data === 'string' ? data : data.map((b) => b & 0xff)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
+      Buffer.from(typeof data === 'string' ? data : data.map((b) => b & 0xff))
+        .toString('base64')
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_'),
     base64Decode: (s: string) => toSigned(Buffer.from(s, 'base64')),
     newBlob: (data: string | number[]) => {
       const buf = Buffer.from(typeof data === 'string' ? data : data.map((b) => b & 0xff));
@@ -209,7 +221,9 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
     getNumRows: () => rows,
     getNumColumns: () => columns,
     getFormulas: () =>
-      Array.from({ length: rows }, (_, r) => Array.from({ length: columns }, (_, c) => sheet.formulas[row - 1 + r]?.[column - 1 + c] ?? '')),
+      Array.from({ length: rows }, (_, r) =>
+        Array.from({ length: columns }, (_, c) => sheet.formulas[row - 1 + r]?.[column - 1 + c] ?? ''),
+      ),
     getFormula: () => sheet.formulas[row - 1]?.[column - 1] ?? '',
     setFormula(formula: string) {
       if (custom) throw new Error('Exception: You do not have permission to call setFormula');
@@ -226,7 +240,8 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
   });
   const sheetApi = (sheet: FakeSheet) => ({
     getName: () => sheet.name,
-    getDataRange: () => rangeOf(sheet, 1, 1, Math.max(1, sheet.formulas.length), Math.max(1, ...sheet.formulas.map((r) => r.length))),
+    getDataRange: () =>
+      rangeOf(sheet, 1, 1, Math.max(1, sheet.formulas.length), Math.max(1, ...sheet.formulas.map((r) => r.length))),
     getRange: (row: number, column: number, rows = 1, columns = 1) => rangeOf(sheet, row, column, rows, columns),
   });
   const spreadsheet = {
@@ -256,8 +271,10 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
   const ui = {
     createAddonMenu: () => menu('add-on'),
     createMenu: (title: string) => menu(title),
-    showModalDialog: (html: { getContent(): string }, title: string) => world.ui.push({ kind: 'dialog', detail: { title, content: html.getContent() } }),
-    showSidebar: (html: { getContent(): string }) => world.ui.push({ kind: 'sidebar', detail: { content: html.getContent() } }),
+    showModalDialog: (html: { getContent(): string }, title: string) =>
+      world.ui.push({ kind: 'dialog', detail: { title, content: html.getContent() } }),
+    showSidebar: (html: { getContent(): string }) =>
+      world.ui.push({ kind: 'sidebar', detail: { content: html.getContent() } }),
     alert: (...args: unknown[]) => world.ui.push({ kind: 'alert', detail: args }),
   };
   const SpreadsheetApp = {
@@ -353,7 +370,12 @@ export function startExecution(world: GasWorld, scripts: vm.Script[], kind: Exec
       try {
         return { value: fn(...args) };
       } catch (e) {
-        return { error: e instanceof Error || (e && typeof e === 'object' && 'message' in e) ? String((e as Error).message) : String(e) };
+        return {
+          error:
+            e instanceof Error || (e && typeof e === 'object' && 'message' in e)
+              ? String((e as Error).message)
+              : String(e),
+        };
       }
     },
     evaluate: <T>(source: string) => vm.runInContext(source, context) as T,

@@ -7,9 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type vm from 'node:vm';
 import { buildAppsScript } from '../../scripts/build-apps-script.ts';
-import { BlockingTransport, startWorkerSandbox, type SandboxOptionsLite, type WorkerSandbox } from './worker-sandbox.ts';
-import { memoryBacking, type Backing } from './apps-script-store.ts';
-import { createWorld, loadProject, plain, startExecution, type Execution, type GasWorld } from './apps-script-fakes.ts';
+import { createWorld, type Execution, type GasWorld, loadProject, plain, startExecution } from './apps-script-fakes.ts';
+import { type Backing, memoryBacking } from './apps-script-store.ts';
+import {
+  BlockingTransport,
+  type SandboxOptionsLite,
+  startWorkerSandbox,
+  type WorkerSandbox,
+} from './worker-sandbox.ts';
 
 export const KEYS = {
   all: 'lk_live_demo_all_access',
@@ -40,10 +45,17 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { sandbox?: SandboxOptionsLite; key?: string | null } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { sandbox?: SandboxOptionsLite; key?: string | null } = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'linen-gas-'));
   await buildAppsScript({ outDir: dir, quiet: true });
-  const sb = await startWorkerSandbox({ today: TODAY, timeZone: TZ, rateLimit: { limit: 100_000, windowMs: 60_000 }, ...options.sandbox });
+  const sb = await startWorkerSandbox({
+    today: TODAY,
+    timeZone: TZ,
+    rateLimit: { limit: 100_000, windowMs: 60_000 },
+    ...options.sandbox,
+  });
   const http = new BlockingTransport();
   const backing = memoryBacking();
   const world = createWorld({ backing, http, htmlDir: dir, spreadsheetTimeZone: TZ });

@@ -4,10 +4,15 @@
  * several execution threads reach synchronously (postMessage + Atomics.wait), the way simultaneous
  * executions of a real spreadsheet share one cache and one document lock.
  */
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
 /** CacheService limits: 250-character keys, 100 KB values, 6 hours, 1,000 entries per cache. */
-export const CACHE_LIMITS = { keyChars: 250, valueBytes: 100 * 1024, maxTtlSeconds: 21_600, maxEntries: 1_000 } as const;
+export const CACHE_LIMITS = {
+  keyChars: 250,
+  valueBytes: 100 * 1024,
+  maxTtlSeconds: 21_600,
+  maxEntries: 1_000,
+} as const;
 
 export interface Backing {
   cacheGet(scope: string, keys: string[]): Record<string, string>;
@@ -62,7 +67,8 @@ export function memoryBacking(now: () => number = Date.now): Backing {
       for (const [k, v] of Object.entries(entries)) {
         if (typeof v !== 'string') throw new Error('Exception: Invalid argument: value');
         if (k.length > CACHE_LIMITS.keyChars) throw new Error('Exception: Argument too large: key');
-        if (Buffer.byteLength(v, 'utf8') > CACHE_LIMITS.valueBytes) throw new Error('Exception: Argument too large: value');
+        if (Buffer.byteLength(v, 'utf8') > CACHE_LIMITS.valueBytes)
+          throw new Error('Exception: Argument too large: value');
       }
       const c = cache(scope);
       for (const [k, v] of Object.entries(entries)) {
@@ -101,7 +107,17 @@ export function memoryBacking(now: () => number = Date.now): Backing {
   };
 }
 
-const METHODS = ['cacheGet', 'cachePut', 'cacheRemove', 'lockTry', 'lockRelease', 'lockReleaseAll', 'propsGet', 'propsSet', 'cacheSize'] as const;
+const METHODS = [
+  'cacheGet',
+  'cachePut',
+  'cacheRemove',
+  'lockTry',
+  'lockRelease',
+  'lockReleaseAll',
+  'propsGet',
+  'propsSet',
+  'cacheSize',
+] as const;
 
 /** A Backing whose calls block until the store worker at the other end of `port` answers. */
 export function remoteBacking(port: MessagePort): Backing {
@@ -146,7 +162,10 @@ export interface StoreWorker {
 
 export async function startStoreWorker(): Promise<StoreWorker> {
   const entry = new URL('./apps-script-store.ts', import.meta.url).href;
-  const worker = new Worker(STORE_WORKER, { eval: true, workerData: { entry, tsx: import.meta.resolve('tsx/esm/api') } });
+  const worker = new Worker(STORE_WORKER, {
+    eval: true,
+    workerData: { entry, tsx: import.meta.resolve('tsx/esm/api') },
+  });
   const first = await new Promise<unknown>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

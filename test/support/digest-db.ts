@@ -1,7 +1,13 @@
 /** Digest stores for tests: PGlite in memory, and a fresh schema on TEST_DATABASE_URL (dropped afterwards). */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openPg, openPglite, storeOver, type DigestStore, type SqlExecutor } from '../../slack-bot/digests/storage/index.ts';
+import {
+  type DigestStore,
+  openPg,
+  openPglite,
+  type SqlExecutor,
+  storeOver,
+} from '../../slack-bot/digests/storage/index.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
 // In CI the PostgreSQL suites must run: a missing URL there is a broken setup, not a reason to skip them.
@@ -46,7 +52,10 @@ export async function openTestDb(driver: 'pglite' | 'pg'): Promise<TestDb> {
   const extra: DigestStore[] = [];
   const store = await storeOver(await openPg({ connectionString: PG_URL, schema }));
   return {
-    driver, store, schema, url: PG_URL,
+    driver,
+    store,
+    schema,
+    url: PG_URL,
     async another() {
       const s = await storeOver(await openPg({ connectionString: PG_URL, schema }));
       extra.push(s);

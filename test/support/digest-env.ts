@@ -1,15 +1,15 @@
 /** A digest test bench: sandbox over HTTP, fake Slack, a store, a manual clock and tick helpers. */
 import { WebClient } from '@slack/web-api';
-import { loadSandboxData, startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { loadSandboxData, type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createLinenClient, type LinenClient } from '../../shared/node.ts';
 import { ManualClock } from '../../slack-bot/digests/clock.ts';
+import type { DigestCommandContext } from '../../slack-bot/digests/digest-answers.ts';
 import { DigestEngine, type EngineOptions } from '../../slack-bot/digests/engine.ts';
+import { clientsByKeyRef, keyRefOf } from '../../slack-bot/digests/key-ref.ts';
 import { runDigestTick } from '../../slack-bot/digests/runner.ts';
 import { ChannelPacer } from '../../slack-bot/digests/slack.ts';
 import { openTestDb, type TestDb } from './digest-db.ts';
-import { startFakeSlack, type FakeSlack } from './digest-slack.ts';
-import { clientsByKeyRef, keyRefOf } from '../../slack-bot/digests/key-ref.ts';
-import type { DigestCommandContext } from '../../slack-bot/digests/digest-answers.ts';
+import { type FakeSlack, startFakeSlack } from './digest-slack.ts';
 
 export const KEY = 'lk_live_demo_all_access';
 export const TZ = 'America/Chicago';
@@ -28,7 +28,12 @@ export interface DigestEnv {
 }
 
 export function webClient(url: string): WebClient {
-  return new WebClient('xoxb-test', { slackApiUrl: url, rejectRateLimitedCalls: true, retryConfig: { retries: 0 }, logLevel: 'error' as never });
+  return new WebClient('xoxb-test', {
+    slackApiUrl: url,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+    logLevel: 'error' as never,
+  });
 }
 
 export async function startDigestEnv(driver: 'pglite' | 'pg'): Promise<DigestEnv> {
@@ -47,7 +52,13 @@ export async function startDigestEnv(driver: 'pglite' | 'pg'): Promise<DigestEnv
     new DigestEngine({ store: db.store, clock, workerId: 'w-main', retry: { baseDelayMs: 10 }, ...opts });
   const main = engine();
   return {
-    db, sandbox, slack, web, clock, linenClientFor, engine,
+    db,
+    sandbox,
+    slack,
+    web,
+    clock,
+    linenClientFor,
+    engine,
     tick: (e = main) => runDigestTick({ engine: e, slack: web, linenClientFor, pacer }),
     async close() {
       await linenClientFor.close();
@@ -64,10 +75,18 @@ export const USER = 'U0CREATOR';
 export function commandContext(env: DigestEnv): DigestCommandContext {
   env.slack.members.add(CH);
   return {
-    userId: USER, channelId: CH, store: env.db.store, slack: env.web, linen: env.linenClientFor(keyRefOf(KEY)), keyRef: keyRefOf(KEY),
-    timeZone: TZ, clock: env.clock, adminUserIds: [],
+    userId: USER,
+    channelId: CH,
+    store: env.db.store,
+    slack: env.web,
+    linen: env.linenClientFor(keyRefOf(KEY)),
+    keyRef: keyRefOf(KEY),
+    timeZone: TZ,
+    clock: env.clock,
+    adminUserIds: [],
   };
 }
 
 /** The fallback and every block's text of a reply. */
-export const replyText = (r: { text: string; blocks: unknown[] }) => [r.text, ...r.blocks.map((b) => JSON.stringify(b))].join('\n');
+export const replyText = (r: { text: string; blocks: unknown[] }) =>
+  [r.text, ...r.blocks.map((b) => JSON.stringify(b))].join('\n');

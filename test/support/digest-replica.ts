@@ -7,17 +7,24 @@ import { createLinenClient } from '../../shared/node.ts';
 import { ManualClock } from '../../slack-bot/digests/clock.ts';
 import { silentLogger } from '../../slack-bot/digests/engine.ts';
 import { startDigestWorker } from '../../slack-bot/digests/index.ts';
+import { clientsByKeyRef } from '../../slack-bot/digests/key-ref.ts';
 import { openPg, storeOver } from '../../slack-bot/digests/storage/index.ts';
 import type { DigestRun } from '../../slack-bot/digests/storage/types.ts';
 import { webClient } from './digest-env.ts';
-import { clientsByKeyRef } from '../../slack-bot/digests/key-ref.ts';
 
 const env = process.env;
 const db = await openPg({ connectionString: env.DATABASE_URL!, schema: env.DIGEST_SCHEMA!, max: 4 });
 const store = await storeOver(db);
 const readClock = async () => new Date((await db.query<{ at: Date }>('SELECT at FROM digest_test_clock'))[0]!.at);
 const clock = new ManualClock(await readClock());
-const poll = setInterval(() => void readClock().then((d) => clock.set(d), () => {}), 15);
+const poll = setInterval(
+  () =>
+    void readClock().then(
+      (d) => clock.set(d),
+      () => {},
+    ),
+  15,
+);
 
 const linenClientFor = clientsByKeyRef([env.LINEN_API_KEY!], (apiKey) =>
   createLinenClient({ apiKey, baseUrl: env.LINEN_BASE_URL!, timeZone: 'America/Chicago', pacing: false }),
@@ -27,8 +34,16 @@ const stall = (run: DigestRun) => {
   return new Promise<void>(() => {});
 };
 const worker = startDigestWorker({
-  store, slack: webClient(env.SLACK_URL!), linenClientFor, clock, tickMs: 20, pacingMs: 0,
-  leaseMs: Number(env.LEASE_MS ?? 60_000), workerId: env.WORKER_ID, logger: silentLogger, retry: { baseDelayMs: 10 },
+  store,
+  slack: webClient(env.SLACK_URL!),
+  linenClientFor,
+  clock,
+  tickMs: 20,
+  pacingMs: 0,
+  leaseMs: Number(env.LEASE_MS ?? 60_000),
+  workerId: env.WORKER_ID,
+  logger: silentLogger,
+  retry: { baseDelayMs: 10 },
   hooks: {
     beforePost: env.STALL === 'before-post' ? stall : undefined,
     afterPost: env.STALL === 'after-post' ? stall : undefined,

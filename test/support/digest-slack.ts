@@ -55,8 +55,15 @@ const safeJson = (v: string) => {
 export async function startFakeSlack(): Promise<FakeSlack> {
   let seq = 0;
   const fake: Omit<FakeSlack, 'url' | 'close'> = {
-    calls: [], messages: [], members: new Set(), failures: new Map(), rateLimit: { count: 0, retryAfter: 1 }, now: Date.now,
-    channels: new Map(), authError: null, serverErrors: { count: 0 },
+    calls: [],
+    messages: [],
+    members: new Set(),
+    failures: new Map(),
+    rateLimit: { count: 0, retryAfter: 1 },
+    now: Date.now,
+    channels: new Map(),
+    authError: null,
+    serverErrors: { count: 0 },
     posts(channel) {
       return this.messages.filter((m) => channel === undefined || m.channel === channel);
     },
@@ -74,7 +81,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     if (method === 'conversations.list') {
       const all = [...fake.channels].filter(([, c]) => !(String(body.exclude_archived) === 'true' && c.archived));
       const start = Number(body.cursor || 0);
-      const page = all.slice(start, start + 2).map(([name, c]) => ({ id: c.id, name, name_normalized: name, is_archived: Boolean(c.archived) }));
+      const page = all
+        .slice(start, start + 2)
+        .map(([name, c]) => ({ id: c.id, name, name_normalized: name, is_archived: Boolean(c.archived) }));
       const next = start + 2 < all.length ? String(start + 2) : '';
       return send({ ok: true, channels: page, response_metadata: { next_cursor: next } });
     }
@@ -92,8 +101,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       if (err) return send({ ok: false, error: err });
       const ts = `${Math.floor(fake.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
       fake.messages.push({
-        channel, ts, text: String(body.text ?? ''), blocks: (body.blocks as unknown[]) ?? [],
-        metadata: (body.metadata as FakeMessage['metadata']) ?? null, at: Date.now(),
+        channel,
+        ts,
+        text: String(body.text ?? ''),
+        blocks: (body.blocks as unknown[]) ?? [],
+        metadata: (body.metadata as FakeMessage['metadata']) ?? null,
+        at: Date.now(),
       });
       return send({ ok: true, channel, ts, message: { ts } });
     }
@@ -103,13 +116,26 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       const msgs = fake.messages
         .filter((m) => m.channel === channel && Number(m.ts) >= oldest)
         .reverse()
-        .map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(withMeta && m.metadata ? { metadata: m.metadata } : {}) }));
+        .map((m) => ({
+          type: 'message',
+          ts: m.ts,
+          text: m.text,
+          ...(withMeta && m.metadata ? { metadata: m.metadata } : {}),
+        }));
       return send({ ok: true, messages: msgs, has_more: false });
     }
     if (method === 'conversations.info') {
       if (fake.failures.get(channel) === 'channel_not_found') return send({ ok: false, error: 'channel_not_found' });
       const archived = fake.failures.get(channel) === 'is_archived';
-      return send({ ok: true, channel: { id: channel, is_member: fake.members.has(channel), is_im: channel.startsWith('D'), is_archived: archived } });
+      return send({
+        ok: true,
+        channel: {
+          id: channel,
+          is_member: fake.members.has(channel),
+          is_im: channel.startsWith('D'),
+          is_archived: archived,
+        },
+      });
     }
     send({ ok: false, error: 'unknown_method' });
   });

@@ -1,5 +1,5 @@
 /** Plain HTTP helpers for the sandbox contract tests: no client code, just fetch and the spec. */
-import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 
 export const KEYS = {
   all: 'lk_live_demo_all_access',

@@ -23,11 +23,13 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
   const blockIds = new Set<string>();
   const mrkdwns: string[] = [];
   const checkPlain = (t: any, max: number, where: string) => {
-    if (t?.type !== 'plain_text' || typeof t.text !== 'string' || t.text.length === 0) p(`${where}: not a non-empty plain_text`);
+    if (t?.type !== 'plain_text' || typeof t.text !== 'string' || t.text.length === 0)
+      p(`${where}: not a non-empty plain_text`);
     else if (t.text.length > max) p(`${where}: ${t.text.length} characters (max ${max})`);
   };
   const checkMrkdwn = (t: any, max: number, where: string) => {
-    if (t?.type !== 'mrkdwn' || typeof t.text !== 'string' || t.text.length === 0) p(`${where}: not a non-empty mrkdwn`);
+    if (t?.type !== 'mrkdwn' || typeof t.text !== 'string' || t.text.length === 0)
+      p(`${where}: not a non-empty mrkdwn`);
     else {
       if (t.text.length > max) p(`${where}: ${t.text.length} characters (max ${max})`);
       mrkdwns.push(t.text);
@@ -36,7 +38,8 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
   const checkButton = (b: any, where: string, ids: Set<string>) => {
     if (b?.type !== 'button') return p(`${where}: not a button`);
     checkPlain(b.text, 75, `${where}.text`);
-    if (typeof b.action_id !== 'string' || b.action_id.length === 0 || b.action_id.length > 255) p(`${where}: bad action_id`);
+    if (typeof b.action_id !== 'string' || b.action_id.length === 0 || b.action_id.length > 255)
+      p(`${where}: bad action_id`);
     else if (ids.has(b.action_id)) p(`${where}: duplicate action_id ${b.action_id}`);
     else ids.add(b.action_id);
     if (b.value !== undefined && (typeof b.value !== 'string' || b.value.length > 2000)) p(`${where}: value too long`);
@@ -62,17 +65,20 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
         if (b.text === undefined && b.fields === undefined) p(`${where}: section without text or fields`);
         if (b.text !== undefined) checkMrkdwn(b.text, 3000, `${where}.text`);
         if (b.fields !== undefined) {
-          if (!Array.isArray(b.fields) || b.fields.length === 0 || b.fields.length > 10) p(`${where}: ${b.fields?.length} fields (1 to 10)`);
+          if (!Array.isArray(b.fields) || b.fields.length === 0 || b.fields.length > 10)
+            p(`${where}: ${b.fields?.length} fields (1 to 10)`);
           else for (const [j, f] of b.fields.entries()) checkMrkdwn(f, 2000, `${where}.fields[${j}]`);
         }
         if (b.accessory !== undefined) checkButton(b.accessory, `${where}.accessory`, ids);
         break;
       case 'context':
-        if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10) p(`${where}: ${b.elements?.length} context elements (1 to 10)`);
+        if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10)
+          p(`${where}: ${b.elements?.length} context elements (1 to 10)`);
         else for (const [j, e] of b.elements.entries()) checkMrkdwn(e, 3000, `${where}.elements[${j}]`);
         break;
       case 'actions':
-        if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 25) p(`${where}: ${b.elements?.length} action elements (1 to 25)`);
+        if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 25)
+          p(`${where}: ${b.elements?.length} action elements (1 to 25)`);
         else for (const [j, e] of b.elements.entries()) checkButton(e, `${where}.elements[${j}]`, ids);
         break;
     }
@@ -81,7 +87,8 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
     // The bot writes only user mentions (<@U...>) and channel links (<#C...>) itself; anything else in angle
     // brackets came from data.
     const tokens = t.match(/<[^>]*>/g) ?? [];
-    for (const tok of tokens) if (!/^<@U[A-Z0-9]+>$/.test(tok) && !/^<#[CG][A-Z0-9]+>$/.test(tok)) p(`unescaped Slack token ${tok}`);
+    for (const tok of tokens)
+      if (!/^<@U[A-Z0-9]+>$/.test(tok) && !/^<#[CG][A-Z0-9]+>$/.test(tok)) p(`unescaped Slack token ${tok}`);
     // The escaped form is `@` + zero-width space + `channel`, which this does not match.
     if (/@(channel|here|everyone)\b/i.test(t)) p(`special mention left active in "${t.slice(0, 80)}"`);
   }

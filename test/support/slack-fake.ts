@@ -117,22 +117,43 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         if (fail) return json(res, 200, { ok: false, error: fail });
         switch (method) {
           case 'auth.test':
-            return json(res, 200, { ok: true, url: 'https://linen-test.slack.com/', team: 'Linen Test', user: 'linen', team_id: 'T0LINEN', user_id: 'U0BOT', bot_id: 'B0BOT' });
+            return json(res, 200, {
+              ok: true,
+              url: 'https://linen-test.slack.com/',
+              team: 'Linen Test',
+              user: 'linen',
+              team_id: 'T0LINEN',
+              user_id: 'U0BOT',
+              bot_id: 'B0BOT',
+            });
           case 'conversations.open':
             return json(res, 200, { ok: true, channel: { id: `D0${String(params.users ?? 'X')}` } });
           case 'chat.postMessage':
-            return json(res, 200, { ok: true, channel: params.channel, ts: `1700000002.${String(calls.length).padStart(6, '0')}` });
+            return json(res, 200, {
+              ok: true,
+              channel: params.channel,
+              ts: `1700000002.${String(calls.length).padStart(6, '0')}`,
+            });
           case 'conversations.info': {
             const c = channels.get(String(params.channel));
             if (!c) return json(res, 200, { ok: false, error: 'channel_not_found' });
-            return json(res, 200, { ok: true, channel: { id: params.channel, name: c.name, is_member: c.member, is_archived: Boolean(c.archived) } });
+            return json(res, 200, {
+              ok: true,
+              channel: { id: params.channel, name: c.name, is_member: c.member, is_archived: Boolean(c.archived) },
+            });
           }
           case 'conversations.list': {
             // Two per page, so that a lookup has to follow the cursor.
             const all = [...channels].filter(([, c]) => !(String(params.exclude_archived) === 'true' && c.archived));
             const start = Number(params.cursor || 0);
-            const page = all.slice(start, start + 2).map(([id, c]) => ({ id, name: c.name, name_normalized: c.name, is_archived: Boolean(c.archived) }));
-            return json(res, 200, { ok: true, channels: page, response_metadata: { next_cursor: start + 2 < all.length ? String(start + 2) : '' } });
+            const page = all
+              .slice(start, start + 2)
+              .map(([id, c]) => ({ id, name: c.name, name_normalized: c.name, is_archived: Boolean(c.archived) }));
+            return json(res, 200, {
+              ok: true,
+              channels: page,
+              response_metadata: { next_cursor: start + 2 < all.length ? String(start + 2) : '' },
+            });
           }
           case 'apps.connections.open':
             if (socketModeUrl === null) return json(res, 200, { ok: false, error: 'unknown_method' });
@@ -161,7 +182,6 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-
   return {
     origin,
     apiUrl: `${origin}/api/`,
@@ -175,10 +195,14 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     },
     postsTo: (id) => posts.filter((p) => p.id === id),
     waitForPosts(id, n = 1, timeoutMs = 10_000) {
-      return waitFor(() => {
-        const got = posts.filter((p) => p.id === id);
-        return got.length >= n ? got : undefined;
-      }, timeoutMs, `${n} post(s) to ${id}`);
+      return waitFor(
+        () => {
+          const got = posts.filter((p) => p.id === id);
+          return got.length >= n ? got : undefined;
+        },
+        timeoutMs,
+        `${n} post(s) to ${id}`,
+      );
     },
     waitForCall(method, timeoutMs = 10_000) {
       return waitFor(() => calls.find((c) => c.method === method), timeoutMs, `a ${method} call`);

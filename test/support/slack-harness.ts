@@ -6,15 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../sandbox/index.ts';
-import { createLinenClient, type AsyncTransport, type LinenClient } from '../../shared/node.ts';
-import { UndiciTransport } from '../../shared/node.ts';
-import { startBot, type RunningBot, type StartOptions } from '../../slack-bot/app.ts';
-import { openPglite, storeOver, type DigestStore } from '../../slack-bot/digests/storage/index.ts';
+import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
+import { type AsyncTransport, createLinenClient, type LinenClient, UndiciTransport } from '../../shared/node.ts';
+import { type RunningBot, type StartOptions, startBot } from '../../slack-bot/app.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
+import { type DigestStore, openPglite, storeOver } from '../../slack-bot/digests/storage/index.ts';
 import { createLogger } from '../../slack-bot/logger.ts';
 import { validateMessage } from './slack-blockkit.ts';
-import { startFakeSlack, type FakeSlack } from './slack-fake.ts';
+import { type FakeSlack, startFakeSlack } from './slack-fake.ts';
 import { blockActionsBody, commandBody, postSigned, type SignedPost } from './slack-sign.ts';
 
 export const TODAY = '2026-11-20';
@@ -44,10 +43,17 @@ export interface BotUnderTest {
   logs: string[];
   paths: string[];
   /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
-  command(text: string, opts?: SignedPost & { userId?: string; channelId?: string }): Promise<{ status: number; body: string; ms: number; sink: string }>;
+  command(
+    text: string,
+    opts?: SignedPost & { userId?: string; channelId?: string },
+  ): Promise<{ status: number; body: string; ms: number; sink: string }>;
   /** `/linen <text>` and its (first) answer through response_url. */
   ask(text: string, opts?: { userId?: string; channelId?: string }): Promise<Record<string, any>>;
-  click(actionId: string, value: string, opts?: { blockId?: string; userId?: string }): Promise<{ status: number; sink: string }>;
+  click(
+    actionId: string,
+    value: string,
+    opts?: { blockId?: string; userId?: string },
+  ): Promise<{ status: number; sink: string }>;
   stop(): Promise<void>;
 }
 
@@ -64,7 +70,12 @@ export interface Harness {
 }
 
 export async function startHarness(): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, today: TODAY, timeZone: TZ, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  const sandbox = await startSandbox({
+    port: 0,
+    today: TODAY,
+    timeZone: TZ,
+    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+  });
   const slack = await startFakeSlack();
   const problems: string[] = [];
   const bots: BotUnderTest[] = [];
@@ -118,7 +129,14 @@ export async function startHarness(): Promise<Harness> {
           now: () => NOW,
         });
       }
-      const bot = await startBot(config, { logger, linenClient, host: '127.0.0.1', now: () => NOW, digestStore, ...opts.start });
+      const bot = await startBot(config, {
+        logger,
+        linenClient,
+        host: '127.0.0.1',
+        now: () => NOW,
+        digestStore,
+        ...opts.start,
+      });
       const url = `http://127.0.0.1:${bot.port}/slack/events`;
       const but: BotUnderTest = {
         bot,
@@ -127,7 +145,12 @@ export async function startHarness(): Promise<Harness> {
         paths: counting.paths,
         async command(text, o = {}) {
           const sink = slack.responseUrl();
-          const r = await postSigned(url, SIGNING_SECRET, commandBody({ text, responseUrl: sink.url, userId: o.userId, channelId: o.channelId }), o);
+          const r = await postSigned(
+            url,
+            SIGNING_SECRET,
+            commandBody({ text, responseUrl: sink.url, userId: o.userId, channelId: o.channelId }),
+            o,
+          );
           return { ...r, sink: sink.id };
         },
         async ask(text, o = {}) {
@@ -138,7 +161,11 @@ export async function startHarness(): Promise<Harness> {
         },
         async click(actionId, value, o = {}) {
           const sink = slack.responseUrl();
-          const r = await postSigned(url, SIGNING_SECRET, blockActionsBody({ actionId, value, responseUrl: sink.url, ...o }));
+          const r = await postSigned(
+            url,
+            SIGNING_SECRET,
+            blockActionsBody({ actionId, value, responseUrl: sink.url, ...o }),
+          );
           return { status: r.status, sink: sink.id };
         },
         stop: () => bot.stop(),
@@ -162,18 +189,29 @@ export function allText(msg: Record<string, any>): string {
   const walk = (v: unknown) => {
     if (typeof v === 'string') out.push(v);
     else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (k !== 'type' && k !== 'action_id' && k !== 'block_id') walk(x);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) if (k !== 'type' && k !== 'action_id' && k !== 'block_id') walk(x);
   };
   walk(msg.blocks);
   return out.join('\n');
 }
 
 /** The buttons of a message, in order. */
-export function buttons(msg: Record<string, any>): { text: string; actionId: string; value: string; blockId?: string }[] {
+export function buttons(
+  msg: Record<string, any>,
+): { text: string; actionId: string; value: string; blockId?: string }[] {
   const out: { text: string; actionId: string; value: string; blockId?: string }[] = [];
   for (const b of (msg.blocks ?? []) as any[]) {
-    if (b.type === 'section' && b.accessory?.type === 'button') out.push({ text: b.accessory.text.text, actionId: b.accessory.action_id, value: b.accessory.value, blockId: b.block_id });
-    if (b.type === 'actions') for (const e of b.elements) out.push({ text: e.text.text, actionId: e.action_id, value: e.value, blockId: b.block_id });
+    if (b.type === 'section' && b.accessory?.type === 'button')
+      out.push({
+        text: b.accessory.text.text,
+        actionId: b.accessory.action_id,
+        value: b.accessory.value,
+        blockId: b.block_id,
+      });
+    if (b.type === 'actions')
+      for (const e of b.elements)
+        out.push({ text: e.text.text, actionId: e.action_id, value: e.value, blockId: b.block_id });
   }
   return out;
 }

@@ -17,7 +17,12 @@ export interface SignedPost {
   secret?: string;
 }
 
-export async function postSigned(url: string, secret: string, body: string, opts: SignedPost = {}): Promise<{ status: number; body: string; ms: number }> {
+export async function postSigned(
+  url: string,
+  secret: string,
+  body: string,
+  opts: SignedPost = {},
+): Promise<{ status: number; body: string; ms: number }> {
   const ts = opts.timestamp ?? Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (!opts.unsigned) {

@@ -4,7 +4,7 @@
  * (acknowledgements `{ envelope_id, payload? }`) is recorded with the time it arrived.
  */
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { createWaiters } from './waiters.ts';
 
 export interface SocketFrame {
@@ -73,7 +73,6 @@ export async function startFakeSocketMode(path = '/link/'): Promise<FakeSocketMo
     notify();
   });
 
-
   const port = (wss.address() as AddressInfo).port;
   const send = (message: Record<string, unknown>) => {
     if (!current) throw new Error('no Socket Mode client is connected');
@@ -101,10 +100,18 @@ export async function startFakeSocketMode(path = '/link/'): Promise<FakeSocketMo
       return performance.now();
     },
     waitForAck(envelopeId, timeoutMs = 3_000) {
-      return waitFor(() => received.find((f) => f.data.envelope_id === envelopeId), timeoutMs, `the acknowledgement of ${envelopeId}`);
+      return waitFor(
+        () => received.find((f) => f.data.envelope_id === envelopeId),
+        timeoutMs,
+        `the acknowledgement of ${envelopeId}`,
+      );
     },
     waitForClose(timeoutMs = 5_000) {
-      return waitFor(() => (current === null && closeCode !== null ? closeCode : undefined), timeoutMs, 'the client to close the socket');
+      return waitFor(
+        () => (current === null && closeCode !== null ? closeCode : undefined),
+        timeoutMs,
+        'the client to close the socket',
+      );
     },
     close: () =>
       new Promise<void>((resolve) => {

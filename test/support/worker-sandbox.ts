@@ -6,9 +6,9 @@
  * to a second worker that performs it with fetch while the caller waits on Atomics.wait, then picks the
  * answer up with receiveMessageOnPort. Fault injection goes through the sandbox's HTTP control endpoint.
  */
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { SandboxData } from '../../sandbox/index.ts';
-import type { HttpRequest, HttpResponse, SyncTransport, AsyncTransport } from '../../shared/index.ts';
+import type { AsyncTransport, HttpRequest, HttpResponse, SyncTransport } from '../../shared/index.ts';
 
 const SANDBOX_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -32,7 +32,11 @@ export interface WorkerSandbox {
   origin: string;
   data: SandboxData;
   /** Queue faults for the next requests (`POST /__sandbox/faults`). */
-  enqueue(fault: { kind: '500' | '429' | 'drop' | 'malformed' | 'latency'; count?: number; ms?: number }): Promise<void>;
+  enqueue(fault: {
+    kind: '500' | '429' | 'drop' | 'malformed' | 'latency';
+    count?: number;
+    ms?: number;
+  }): Promise<void>;
   resetFaults(): Promise<void>;
   close(): Promise<void>;
 }
@@ -43,10 +47,12 @@ export async function startWorkerSandbox(options: SandboxOptionsLite = {}): Prom
     eval: true,
     workerData: { entry, tsx: import.meta.resolve('tsx/esm/api'), options: { port: 0, ...options } },
   });
-  const first = await new Promise<{ baseUrl: string; origin: string; data: SandboxData } | { error: string }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const first = await new Promise<{ baseUrl: string; origin: string; data: SandboxData } | { error: string }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  );
   if ('error' in first) throw new Error(first.error);
   const admin = async (body: unknown) => {
     const res = await fetch(`${first.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body) });
@@ -131,7 +137,9 @@ export function blockingSleep(ms: number): void {
 }
 
 /** Wraps a transport and records every status it saw. */
-export function recording<T extends SyncTransport | AsyncTransport>(inner: T): T & { statuses: number[]; urls: string[] } {
+export function recording<T extends SyncTransport | AsyncTransport>(
+  inner: T,
+): T & { statuses: number[]; urls: string[] } {
   const statuses: number[] = [];
   const urls: string[] = [];
   const wrap = (res: HttpResponse) => {
@@ -143,7 +151,9 @@ export function recording<T extends SyncTransport | AsyncTransport>(inner: T): T
     urls,
     request(req: HttpRequest, opts: { timeoutMs: number; signal?: AbortSignal }) {
       urls.push(req.url);
-      const r = (inner as SyncTransport | AsyncTransport).request(req, opts as never) as HttpResponse | Promise<HttpResponse>;
+      const r = (inner as SyncTransport | AsyncTransport).request(req, opts as never) as
+        | HttpResponse
+        | Promise<HttpResponse>;
       return r instanceof Promise ? r.then(wrap) : wrap(r);
     },
     close: () => (inner as AsyncTransport).close?.(),

@@ -10,11 +10,11 @@ import type { SqlExecutor } from './sql.ts';
 import { SqlDigestStore } from './store.ts';
 import type { DigestStore } from './types.ts';
 
-export type * from './types.ts';
-export type { SqlExecutor } from './sql.ts';
 export { migrate } from './migrations.ts';
 export { openPg } from './pg.ts';
 export { openPglite } from './pglite.ts';
+export type { SqlExecutor } from './sql.ts';
+export type * from './types.ts';
 
 export async function storeOver(db: SqlExecutor): Promise<DigestStore> {
   await migrate(db);
@@ -29,9 +29,13 @@ export interface OpenStoreOptions {
 }
 
 /** From options, falling back to `DATABASE_URL` and `LINEN_DATA_DIR`. */
-export async function openDigestStore(options: OpenStoreOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<DigestStore> {
+export async function openDigestStore(
+  options: OpenStoreOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DigestStore> {
   const url = options.databaseUrl ?? env.DATABASE_URL;
-  if (url) return storeOver(await openPg({ connectionString: url, ...(options.schema ? { schema: options.schema } : {}) }));
+  if (url)
+    return storeOver(await openPg({ connectionString: url, ...(options.schema ? { schema: options.schema } : {}) }));
   const dir = options.dataDir ?? env.LINEN_DATA_DIR ?? './data';
   return storeOver(await openPglite(join(dir, 'digests')));
 }

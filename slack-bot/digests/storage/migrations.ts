@@ -61,12 +61,20 @@ CREATE TABLE digest_run_signals (
 export async function migrate(db: SqlExecutor): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':linen_digest_migrations'))`);
-    await tx.query(`CREATE TABLE IF NOT EXISTS digest_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM digest_migrations')).map((r) => Number(r.version)));
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS digest_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM digest_migrations')).map((r) => Number(r.version)),
+    );
     const applied: number[] = [];
     for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
       if (done.has(m.version)) continue;
-      for (const stmt of m.sql.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) await tx.query(stmt);
+      for (const stmt of m.sql
+        .split(/;\s*\n/)
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await tx.query(stmt);
       await tx.query('INSERT INTO digest_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       applied.push(m.version);
     }

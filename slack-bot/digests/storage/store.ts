@@ -8,7 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { GroupCommit } from './group-commit.ts';
 import type { SqlExecutor } from './sql.ts';
 import type {
-  DigestRun, DigestStore, MaterializePlan, NewSubscription, RunStatus, ShownSignal, Subscription, SubscriptionStatus,
+  DigestRun,
+  DigestStore,
+  MaterializePlan,
+  NewSubscription,
+  RunStatus,
+  ShownSignal,
+  Subscription,
+  SubscriptionStatus,
 } from './types.ts';
 
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -20,7 +27,8 @@ export function newId(prefix: string, length: number): string {
 }
 
 type Row = Record<string, unknown>;
-const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+const date = (v: unknown): Date | null =>
+  v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v));
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 function toSubscription(r: Row): Subscription {
@@ -61,9 +69,19 @@ function toRun(r: Row): DigestRun {
 
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
-interface PostingAsk { runId: string; workerId: string; leaseUntil: Date; channelId: string }
+interface PostingAsk {
+  runId: string;
+  workerId: string;
+  leaseUntil: Date;
+  channelId: string;
+}
 interface Completion {
-  runId: string; workerId: string; now: Date; status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[];
+  runId: string;
+  workerId: string;
+  now: Date;
+  status: 'posted' | 'quiet';
+  messageTs: string | null;
+  shown: readonly ShownSignal[];
 }
 
 export class SqlDigestStore implements DigestStore {
@@ -83,8 +101,21 @@ export class SqlDigestStore implements DigestStore {
       `INSERT INTO digest_subscriptions (id, team_id, key_ref, channel_id, cadence, time_of_day, time_zone, customer_ids,
          min_severity, all_clear, status, created_by, created_at, updated_at, next_run_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, 'active', $11, $12, $12, $13) RETURNING *`,
-      [newId('d', 5), s.teamId ?? null, s.keyRef, s.channelId, s.cadence, s.time, s.timeZone, JSON.stringify(s.customerIds),
-        s.minSeverity, s.allClear, s.createdBy, now, nextRunAt],
+      [
+        newId('d', 5),
+        s.teamId ?? null,
+        s.keyRef,
+        s.channelId,
+        s.cadence,
+        s.time,
+        s.timeZone,
+        JSON.stringify(s.customerIds),
+        s.minSeverity,
+        s.allClear,
+        s.createdBy,
+        now,
+        nextRunAt,
+      ],
     );
     return toSubscription(rows[0]!);
   }
@@ -107,7 +138,12 @@ export class SqlDigestStore implements DigestStore {
     return (await this.db.query('DELETE FROM digest_subscriptions WHERE id = $1 RETURNING id', [id])).length > 0;
   }
 
-  async setStatus(id: string, status: SubscriptionStatus, now: Date, nextRunAt: Date | null): Promise<Subscription | null> {
+  async setStatus(
+    id: string,
+    status: SubscriptionStatus,
+    now: Date,
+    nextRunAt: Date | null,
+  ): Promise<Subscription | null> {
     const rows = await this.db.query(
       `UPDATE digest_subscriptions SET status = $2, updated_at = $3, next_run_at = $4,
          failure_reason = CASE WHEN $2 = 'failing' THEN failure_reason ELSE NULL END
@@ -128,7 +164,10 @@ export class SqlDigestStore implements DigestStore {
 
   async materializeDue(now: Date, limit: number, plan: (s: Subscription) => MaterializePlan) {
     // Idle ticks (nothing due) cost one indexed read and no transaction.
-    const any = await this.db.query(`SELECT 1 FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1 LIMIT 1`, [now]);
+    const any = await this.db.query(
+      `SELECT 1 FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1 LIMIT 1`,
+      [now],
+    );
     if (!any.length) return { created: 0, skipped: 0 };
     return this.db.transaction(async (tx) => {
       const due = await tx.query(
@@ -138,7 +177,14 @@ export class SqlDigestStore implements DigestStore {
       );
       if (!due.length) return { created: 0, skipped: 0 };
       // Every due subscription's runs in one INSERT and every next_run_at in one UPDATE (set-based, one round-trip each).
-      const runs = { id: [] as string[], sub: [] as string[], at: [] as Date[], status: [] as string[], channel: [] as string[], error: [] as (string | null)[] };
+      const runs = {
+        id: [] as string[],
+        sub: [] as string[],
+        at: [] as Date[],
+        status: [] as string[],
+        channel: [] as string[],
+        error: [] as (string | null)[],
+      };
       const next = { id: [] as string[], at: [] as (Date | null)[] };
       for (const row of due) {
         const sub = toSubscription(row);
@@ -177,7 +223,7 @@ export class SqlDigestStore implements DigestStore {
   async claimRuns(workerId: string, now: Date, leaseMs: number, limit: number): Promise<DigestRun[]> {
     // One statement: its own transaction; the row locks of FOR UPDATE SKIP LOCKED keep two replicas apart.
     const rows = await this.db.query(
-        `WITH c AS (
+      `WITH c AS (
            SELECT r.id FROM digest_runs r
            WHERE r.status IN ('pending', 'claimed', 'posting') AND r.scheduled_for <= $2
              AND (r.lease_until IS NULL OR r.lease_until <= $2)
@@ -185,7 +231,7 @@ export class SqlDigestStore implements DigestStore {
          UPDATE digest_runs r SET claimed_by = $1, lease_until = $3, attempts = r.attempts + 1,
            status = CASE WHEN r.status = 'pending' THEN 'claimed' ELSE r.status END
          FROM c WHERE r.id = c.id RETURNING r.*`,
-        [workerId, now, later(now, leaseMs), limit],
+      [workerId, now, later(now, leaseMs), limit],
     );
     return rows.map(toRun).sort((a, b) => a.scheduledFor.getTime() - b.scheduledFor.getTime());
   }
@@ -195,7 +241,9 @@ export class SqlDigestStore implements DigestStore {
   }
 
   completeRun(
-    runId: string, workerId: string, now: Date,
+    runId: string,
+    workerId: string,
+    now: Date,
     outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[] },
   ): Promise<boolean> {
     return this.#completions.submit({ runId, workerId, now, ...outcome });
@@ -207,7 +255,12 @@ export class SqlDigestStore implements DigestStore {
       `UPDATE digest_runs r SET status = 'posting', lease_until = v.lease, channel_id = v.channel
        FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS v(id, worker, lease, channel)
        WHERE r.id = v.id AND r.claimed_by = v.worker AND r.status IN ('claimed', 'posting') RETURNING r.id`,
-      [asks.map((a) => a.runId), asks.map((a) => a.workerId), asks.map((a) => a.leaseUntil), asks.map((a) => a.channelId)],
+      [
+        asks.map((a) => a.runId),
+        asks.map((a) => a.workerId),
+        asks.map((a) => a.leaseUntil),
+        asks.map((a) => a.channelId),
+      ],
     );
     const ok = new Set(rows.map((r) => String(r.id)));
     return asks.map((a) => ok.has(a.runId));
@@ -230,14 +283,29 @@ export class SqlDigestStore implements DigestStore {
          FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS s(run_id, id, state, snap) JOIN u ON u.id = s.run_id
          ON CONFLICT DO NOTHING)
        SELECT id FROM u`,
-      [asks.map((a) => a.runId), asks.map((a) => a.workerId), asks.map((a) => a.status), asks.map((a) => a.messageTs), asks.map((a) => a.now),
-        shown.map((x) => x.runId), shown.map((x) => x.s.signalId), shown.map((x) => x.s.state), shown.map((x) => JSON.stringify(x.s.snapshot))],
+      [
+        asks.map((a) => a.runId),
+        asks.map((a) => a.workerId),
+        asks.map((a) => a.status),
+        asks.map((a) => a.messageTs),
+        asks.map((a) => a.now),
+        shown.map((x) => x.runId),
+        shown.map((x) => x.s.signalId),
+        shown.map((x) => x.s.state),
+        shown.map((x) => JSON.stringify(x.s.snapshot)),
+      ],
     );
     const ok = new Set(rows.map((r) => String(r.id)));
     return asks.map((a) => ok.has(a.runId));
   }
 
-  async endRun(runId: string, workerId: string, now: Date, status: 'skipped' | 'failed', error: string): Promise<boolean> {
+  async endRun(
+    runId: string,
+    workerId: string,
+    now: Date,
+    status: 'skipped' | 'failed',
+    error: string,
+  ): Promise<boolean> {
     const rows = await this.db.query(
       `UPDATE digest_runs SET status = $3, error = $4, finished_at = $5, lease_until = NULL
        WHERE id = $1 AND claimed_by = $2 AND status IN ('claimed', 'posting') RETURNING id`,
@@ -273,7 +341,10 @@ export class SqlDigestStore implements DigestStore {
         'SELECT run_id, signal_id, state, snapshot FROM digest_run_signals WHERE run_id = ANY($1::text[]) ORDER BY run_id, signal_id',
         [[...shownBy.keys()]],
       );
-      for (const s of shown) shownBy.get(s.run_id)!.push({ signalId: s.signal_id, state: s.state, snapshot: json<ShownSignal['snapshot']>(s.snapshot) });
+      for (const s of shown)
+        shownBy
+          .get(s.run_id)!
+          .push({ signalId: s.signal_id, state: s.state, snapshot: json<ShownSignal['snapshot']>(s.snapshot) });
     }
     const out: ({ run: DigestRun; shown: ShownSignal[] } | null)[] = asks.map(() => null);
     for (const f of found) out[f.i] = { run: f.run, shown: shownBy.get(f.run.id)! };

@@ -72,14 +72,21 @@ export interface DigestStore {
   readonly driver: 'pglite' | 'pg';
   createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription>;
   getSubscription(id: string): Promise<Subscription | null>;
-  listSubscriptions(filter?: { teamId?: string | null | undefined; channelId?: string | undefined }): Promise<Subscription[]>;
+  listSubscriptions(filter?: {
+    teamId?: string | null | undefined;
+    channelId?: string | undefined;
+  }): Promise<Subscription[]>;
   deleteSubscription(id: string): Promise<boolean>;
   /** Pause, resume (with the next run after now) or mark active again. */
   setStatus(id: string, status: SubscriptionStatus, now: Date, nextRunAt: Date | null): Promise<Subscription | null>;
   /** Marks failing; true only for the call that moved it there (so the creator is told once). */
   markFailing(id: string, reason: string, now: Date): Promise<boolean>;
   /** For active subscriptions due by `now` (locked, SKIP LOCKED): insert the plan's runs and move `next_run_at`. */
-  materializeDue(now: Date, limit: number, plan: (s: Subscription) => MaterializePlan): Promise<{ created: number; skipped: number }>;
+  materializeDue(
+    now: Date,
+    limit: number,
+    plan: (s: Subscription) => MaterializePlan,
+  ): Promise<{ created: number; skipped: number }>;
   /** Claims runs due by `now` whose lease is free or expired (SKIP LOCKED); `posting` runs stay `posting`. */
   claimRuns(workerId: string, now: Date, leaseMs: number, limit: number): Promise<DigestRun[]>;
   /** Moves a claimed run to `posting` (renewing the lease); false when another worker owns it now. */
@@ -98,7 +105,9 @@ export interface DigestStore {
   /** The latest posted or quiet run of the subscription before `before`, with what it showed. */
   previousDigest(subscriptionId: string, before: Date): Promise<{ run: DigestRun; shown: ShownSignal[] } | null>;
   /** `previousDigest` for many (subscription, instant) pairs in two queries, in the order asked. */
-  previousDigests(asks: readonly { subscriptionId: string; before: Date }[]): Promise<({ run: DigestRun; shown: ShownSignal[] } | null)[]>;
+  previousDigests(
+    asks: readonly { subscriptionId: string; before: Date }[],
+  ): Promise<({ run: DigestRun; shown: ShownSignal[] } | null)[]>;
   /** Several subscriptions by id in one query (missing ones are absent from the map). */
   getSubscriptions(ids: readonly string[]): Promise<Map<string, Subscription>>;
   listRuns(filter?: { subscriptionId?: string; status?: RunStatus }): Promise<DigestRun[]>;

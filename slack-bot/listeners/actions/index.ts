@@ -3,11 +3,11 @@
  * and the customer choices of an ambiguous name (replay the command with the chosen customer).
  */
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
+import { answerText } from '../../answers/answer.ts';
+import { describeError, friendlyError } from '../../answers/friendly-errors.ts';
 import { context } from '../../blocks/kit.ts';
 import { fitMessage } from '../../blocks/limits.ts';
 import { code, esc } from '../../blocks/mrkdwn.ts';
-import { answerText } from '../../answers/answer.ts';
-import { describeError, friendlyError } from '../../answers/friendly-errors.ts';
 import { parsePdfRef } from '../../views/balance.ts';
 import { ACTION, errorMessage } from '../../views/common.ts';
 import type { BotDeps } from '../index.ts';
@@ -31,7 +31,13 @@ export function register(app: App, deps: BotDeps): void {
       await ephemeral(respond, deps, message);
       return;
     }
-    const shared = fitMessage({ text: message.text, blocks: [...message.blocks, context(`Shared by <@${body.user.id}> with ${code(esc(`/linen ${message.command}`))}`)] });
+    const shared = fitMessage({
+      text: message.text,
+      blocks: [
+        ...message.blocks,
+        context(`Shared by <@${body.user.id}> with ${code(esc(`/linen ${message.command}`))}`),
+      ],
+    });
     try {
       await respond({ response_type: 'in_channel', replace_original: false, text: shared.text, blocks: shared.blocks });
       await respond({ delete_original: true });
@@ -51,39 +57,48 @@ export function register(app: App, deps: BotDeps): void {
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTION.pdf}:`), async ({ ack, action, body, client, respond }) => {
-    await ack();
-    await yieldToPendingAcks();
-    const ref = parsePdfRef(action.value);
-    if (!ref) {
-      await ephemeral(respond, deps, errorMessage('That button is out of date; run /linen balance again.'));
-      return;
-    }
-    let pdf: FetchedPdf;
-    try {
-      pdf = await fetchInvoicePdf(deps.linen, ref);
-    } catch (err) {
-      deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`);
-      await ephemeral(respond, deps, errorMessage(friendlyError(err, { subject: `invoice ${ref.n}` })));
-      return;
-    }
-    try {
-      await uploadPrivately(client, body.user.id, pdf);
-      deps.logger.info(`sent the PDF of ${ref.n} (${pdf.bytes.byteLength} bytes) to ${body.user.id}`);
-      await ephemeral(respond, deps, {
-        text: `Sent ${esc(pdf.invoice.invoice_number)} to you in a direct message.`,
-        blocks: [context(`:page_facing_up: Sent *${esc(pdf.invoice.invoice_number)}* (PDF) to you in a direct message from the app.`)],
-      });
-    } catch (err) {
-      const code = (err as { data?: { error?: string } }).data?.error;
-      deps.logger.warn(`upload of ${ref.n} to Slack failed: ${describeError(err)}${code ? ` (${code})` : ''}`);
-      await ephemeral(
-        respond,
-        deps,
-        errorMessage(`Slack did not accept the PDF upload${code ? ` (${code})` : ''}; ask whoever runs the bot to check its files:write and im:write scopes.`),
-      );
-    }
-  });
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^${ACTION.pdf}:`),
+    async ({ ack, action, body, client, respond }) => {
+      await ack();
+      await yieldToPendingAcks();
+      const ref = parsePdfRef(action.value);
+      if (!ref) {
+        await ephemeral(respond, deps, errorMessage('That button is out of date; run /linen balance again.'));
+        return;
+      }
+      let pdf: FetchedPdf;
+      try {
+        pdf = await fetchInvoicePdf(deps.linen, ref);
+      } catch (err) {
+        deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`);
+        await ephemeral(respond, deps, errorMessage(friendlyError(err, { subject: `invoice ${ref.n}` })));
+        return;
+      }
+      try {
+        await uploadPrivately(client, body.user.id, pdf);
+        deps.logger.info(`sent the PDF of ${ref.n} (${pdf.bytes.byteLength} bytes) to ${body.user.id}`);
+        await ephemeral(respond, deps, {
+          text: `Sent ${esc(pdf.invoice.invoice_number)} to you in a direct message.`,
+          blocks: [
+            context(
+              `:page_facing_up: Sent *${esc(pdf.invoice.invoice_number)}* (PDF) to you in a direct message from the app.`,
+            ),
+          ],
+        });
+      } catch (err) {
+        const code = (err as { data?: { error?: string } }).data?.error;
+        deps.logger.warn(`upload of ${ref.n} to Slack failed: ${describeError(err)}${code ? ` (${code})` : ''}`);
+        await ephemeral(
+          respond,
+          deps,
+          errorMessage(
+            `Slack did not accept the PDF upload${code ? ` (${code})` : ''}; ask whoever runs the bot to check its files:write and im:write scopes.`,
+          ),
+        );
+      }
+    },
+  );
 }
 
 export default { register };

@@ -25,14 +25,23 @@ export async function fetchInvoicePdf(linen: LinenService, ref: PdfRef): Promise
     }
   }
   if (!invoice) {
-    throw new NotFoundError({ status: 404, code: 'not_found', message: `invoice ${ref.n} is no longer listed`, requestId: undefined });
+    throw new NotFoundError({
+      status: 404,
+      code: 'not_found',
+      message: `invoice ${ref.n} is no longer listed`,
+      requestId: undefined,
+    });
   }
   const bytes = await client.files.invoicePdf(invoice.pdf_url);
   return { invoice, bytes };
 }
 
 /** Upload the PDF into the user's DM with the app (conversations.open + files.uploadV2). */
-export async function uploadPrivately(slack: WebClient, userId: string, pdf: FetchedPdf): Promise<{ channelId: string }> {
+export async function uploadPrivately(
+  slack: WebClient,
+  userId: string,
+  pdf: FetchedPdf,
+): Promise<{ channelId: string }> {
   const opened = await slack.conversations.open({ users: userId });
   const channelId = opened.channel?.id;
   if (!channelId) throw new Error('conversations.open returned no channel');

@@ -20,7 +20,9 @@ export function register(app: App, deps: BotDeps): void {
       await respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
       deps.logger.debug(`/linen ${message.command} answered in ${Date.now() - started} ms`);
     } catch (err) {
-      deps.logger.warn(`/linen ${message.command}: the answer could not be delivered through response_url: ${(err as Error).message}`);
+      deps.logger.warn(
+        `/linen ${message.command}: the answer could not be delivered through response_url: ${(err as Error).message}`,
+      );
     }
   });
 }

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDigestCommand, type DigestCommandContext } from '../../../slack-bot/digests/digest-answers.ts';
+import { type DigestCommandContext, runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
 import { migrate } from '../../../slack-bot/digests/storage/index.ts';
 import { drivers } from '../../support/digest-db.ts';
-import { CH, commandContext, replyText, startDigestEnv, USER, type DigestEnv } from '../../support/digest-env.ts';
+import { CH, commandContext, type DigestEnv, replyText, startDigestEnv, USER } from '../../support/digest-env.ts';
 import { SEEDED_DIGEST } from '../../support/seeded-figures.ts';
 
 for (const driver of drivers) {
@@ -19,7 +19,9 @@ for (const driver of drivers) {
 
     it('subscribe with no argument: this channel, daily at 07:00, every customer and severity, and the next three runs', async () => {
       const r = await cmd('subscribe');
-      expect(r.text).toMatch(/^Subscribed: `d\w+` <#C0DIGEST1> daily at 07:00 \(America\/Chicago\), all customers, every severity/);
+      expect(r.text).toMatch(
+        /^Subscribed: `d\w+` <#C0DIGEST1> daily at 07:00 \(America\/Chicago\), all customers, every severity/,
+      );
       expect(r.text).toContain('Next runs: Thu 5 Nov, 07:00 CST · Fri 6 Nov, 07:00 CST · Sat 7 Nov, 07:00 CST');
     });
 
@@ -33,18 +35,28 @@ for (const driver of drivers) {
     });
 
     it('subscribe answers a bad day, a bad time and an unknown customer in one sentence each, and stores nothing', async () => {
-      expect((await cmd('subscribe mon,funday')).text).toBe('"funday" is not a day; use mon, tue, wed, thu, fri, sat or sun (for example mon,wed,fri).');
-      expect((await cmd('subscribe 25:00')).text).toBe('"25:00" is not a time; use HH:MM on a 24-hour clock, from 00:00 to 23:59.');
-      expect((await cmd('subscribe Nowhere Clinic')).text).toBe('No customer named "Nowhere Clinic" is visible to this key.');
+      expect((await cmd('subscribe mon,funday')).text).toBe(
+        '"funday" is not a day; use mon, tue, wed, thu, fri, sat or sun (for example mon,wed,fri).',
+      );
+      expect((await cmd('subscribe 25:00')).text).toBe(
+        '"25:00" is not a time; use HH:MM on a 24-hour clock, from 00:00 to 23:59.',
+      );
+      expect((await cmd('subscribe Nowhere Clinic')).text).toBe(
+        'No customer named "Nowhere Clinic" is visible to this key.',
+      );
       expect(await env.db.store.listSubscriptions()).toEqual([]);
     });
 
     it('subscribe to a channel the bot is not in says how to invite it', async () => {
-      expect((await cmd('subscribe <#C0OTHER|ops>')).text).toBe("I'm not a member of <#C0OTHER>; run `/invite @Linen` in that channel, then try again.");
+      expect((await cmd('subscribe <#C0OTHER|ops>')).text).toBe(
+        "I'm not a member of <#C0OTHER>; run `/invite @Linen` in that channel, then try again.",
+      );
     });
 
     it('managing a subscription that does not exist says how to list them', async () => {
-      expect((await cmd('pause dzzzzz')).text).toBe('There is no digest subscription `dzzzzz`; `/linen digest list` shows them.');
+      expect((await cmd('pause dzzzzz')).text).toBe(
+        'There is no digest subscription `dzzzzz`; `/linen digest list` shows them.',
+      );
     });
 
     it('only the configured admins may subscribe', async () => {
@@ -125,7 +137,11 @@ for (const driver of drivers) {
       expect(b2).toContain('&lt;!channel&gt;');
       const runs = await env.db.store.listRuns({ status: 'posted' });
       expect(runs).toHaveLength(2);
-      expect((await env.db.store.previousDigest(runs[0]!.subscriptionId, new Date('2026-11-07T00:00:00Z')))!.shown.map((s) => s.signalId)).toContain(reopened.id);
+      expect(
+        (await env.db.store.previousDigest(runs[0]!.subscriptionId, new Date('2026-11-07T00:00:00Z')))!.shown.map(
+          (s) => s.signalId,
+        ),
+      ).toContain(reopened.id);
     });
 
     it('stays quiet with nothing open and nothing changed, unless all-clear is asked for', async () => {
@@ -138,7 +154,8 @@ for (const driver of drivers) {
     });
 
     it('two replicas claiming at once post each digest once; a dead replica is taken over without a double post', async () => {
-      for (let i = 0; i < 6; i++) await cmd(`subscribe <#C0CH${i}|c${i}>`).then((r) => expect(r.text).toMatch(/not a member/));
+      for (let i = 0; i < 6; i++)
+        await cmd(`subscribe <#C0CH${i}|c${i}>`).then((r) => expect(r.text).toMatch(/not a member/));
       for (let i = 0; i < 6; i++) env.slack.members.add(`C0CH${i}`);
       for (let i = 0; i < 6; i++) await cmd(`subscribe <#C0CH${i}|c${i}>`);
       const other = env.engine({ workerId: 'w-other', store: await env.db.another() });
@@ -149,7 +166,11 @@ for (const driver of drivers) {
 
       // Next morning a replica posts, then dies before recording it.
       const hung: (() => void)[] = [];
-      const dying = env.engine({ workerId: 'w-dying', leaseMs: 60_000, hooks: { afterPost: () => new Promise<void>((r) => hung.push(r)) } });
+      const dying = env.engine({
+        workerId: 'w-dying',
+        leaseMs: 60_000,
+        hooks: { afterPost: () => new Promise<void>((r) => hung.push(r)) },
+      });
       env.clock.set('2026-11-06T13:00:00Z');
       const stuck = env.tick(dying);
       await expect.poll(() => env.slack.posts().length, { timeout: 5000 }).toBeGreaterThanOrEqual(7);
@@ -163,7 +184,11 @@ for (const driver of drivers) {
       for (const r of hung) r();
       expect((await stuck).outcomes).toEqual({ lost: 6 }); // its late writes are refused
       const byRun = new Map<string, number>();
-      for (const m of env.slack.posts()) byRun.set(String(m.metadata!.event_payload.run_id), (byRun.get(String(m.metadata!.event_payload.run_id)) ?? 0) + 1);
+      for (const m of env.slack.posts())
+        byRun.set(
+          String(m.metadata!.event_payload.run_id),
+          (byRun.get(String(m.metadata!.event_payload.run_id)) ?? 0) + 1,
+        );
       expect([...byRun.values()].every((n) => n === 1)).toBe(true);
       expect(byRun.size).toBe(12);
       expect((await env.db.store.listRuns({ status: 'posted' })).length).toBe(12);

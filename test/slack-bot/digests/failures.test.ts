@@ -5,18 +5,21 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InventorySignal } from '../../../sandbox/model.ts';
-import { runDigestCommand, type DigestCommandContext } from '../../../slack-bot/digests/digest-answers.ts';
 import { inScope } from '../../../slack-bot/digests/content.ts';
+import { type DigestCommandContext, runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
 import type { Logger } from '../../../slack-bot/digests/engine.ts';
 import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
-import { validateMessage } from '../../support/slack-blockkit.ts';
 import { drivers } from '../../support/digest-db.ts';
-import { CH, commandContext, replyText, startDigestEnv, TZ, USER, type DigestEnv } from '../../support/digest-env.ts';
-
+import { CH, commandContext, type DigestEnv, replyText, startDigestEnv, TZ, USER } from '../../support/digest-env.ts';
+import { validateMessage } from '../../support/slack-blockkit.ts';
 
 function capture(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, info: (m, d) => lines.push(`info ${m} ${JSON.stringify(d ?? {})}`), warn: (m, d) => lines.push(`warn ${m} ${JSON.stringify(d ?? {})}`) };
+  return {
+    lines,
+    info: (m, d) => lines.push(`info ${m} ${JSON.stringify(d ?? {})}`),
+    warn: (m, d) => lines.push(`warn ${m} ${JSON.stringify(d ?? {})}`),
+  };
 }
 
 for (const driver of drivers) {
@@ -30,7 +33,8 @@ for (const driver of drivers) {
     afterEach(() => env.close());
     const cmd = (s: string, over: Partial<DigestCommandContext> = {}) => runDigestCommand(s, { ...ctx, ...over });
     const all = replyText;
-    const postsTo = (channel: string) => env.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === channel);
+    const postsTo = (channel: string) =>
+      env.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === channel);
 
     it('a digest too long for one message stays within Block Kit limits and summarises the rest with counts', async () => {
       const data = env.sandbox.data;
@@ -63,14 +67,21 @@ for (const driver of drivers) {
       const blocks = msg!.blocks as { type: string; text?: { text: string }; elements?: { text: string }[] }[];
       for (const b of blocks) if (b.text) expect(b.text.text.length).toBeLessThanOrEqual(3000);
 
-      const open = data.signals.filter((s) => inScope(s as never, { customerIds: [], minSeverity: 'low', allClear: false, timeZone: TZ }));
+      const open = data.signals.filter((s) =>
+        inScope(s as never, { customerIds: [], minSeverity: 'low', allClear: false, timeZone: TZ }),
+      );
       expect(msg!.text).toContain(`${open.length} open shortfall signals`);
       const listed = blocks
         .filter((b) => b.type === 'section')
         .flatMap((b) => b.text!.text.split('\n'))
         .filter((l) => /^:(red_circle|large_orange_circle|white_circle):/.test(l));
-      const summary = blocks.flatMap((b) => b.elements ?? []).map((e) => e.text).find((t) => t.startsWith('…and '));
-      const m = /^…and (\d+) more signals \((\d+) high, (\d+) medium, (\d+) low\) across (\d+) customers?\.$/.exec(summary ?? '');
+      const summary = blocks
+        .flatMap((b) => b.elements ?? [])
+        .map((e) => e.text)
+        .find((t) => t.startsWith('…and '));
+      const m = /^…and (\d+) more signals \((\d+) high, (\d+) medium, (\d+) low\) across (\d+) customers?\.$/.exec(
+        summary ?? '',
+      );
       expect(m, summary).not.toBeNull();
       const [left, high, medium, low] = m!.slice(1, 5).map(Number);
       expect(high! + medium! + low!).toBe(left);
@@ -81,7 +92,9 @@ for (const driver of drivers) {
       expect(JSON.stringify(msg!.blocks)).not.toMatch(/<!here>|(?<!\u200b)@channel/);
       // What the digest showed is recorded in full (the next digest's changes are computed against all of it).
       const runs = await env.db.store.listRuns({ status: 'posted' });
-      expect((await env.db.store.previousDigest(runs[0]!.subscriptionId, new Date('2026-11-06T00:00:00Z')))!.shown).toHaveLength(open.length);
+      expect(
+        (await env.db.store.previousDigest(runs[0]!.subscriptionId, new Date('2026-11-06T00:00:00Z')))!.shown,
+      ).toHaveLength(open.length);
     });
 
     for (const code of ['channel_not_found', 'is_archived'] as const) {
@@ -94,7 +107,9 @@ for (const driver of drivers) {
         expect((await env.tick(engine)).outcomes).toEqual({ failed: 1 });
         const [sub] = await env.db.store.listSubscriptions();
         expect(sub!.status).toBe('failing');
-        expect(sub!.failureReason).toMatch(code === 'is_archived' ? /is archived/ : /no longer exists or the bot cannot see it/);
+        expect(sub!.failureReason).toMatch(
+          code === 'is_archived' ? /is archived/ : /no longer exists or the bot cannot see it/,
+        );
         expect(postsTo(CH)).toHaveLength(1); // not retried
         const dms = postsTo(USER);
         expect(dms).toHaveLength(1);
@@ -106,7 +121,9 @@ for (const driver of drivers) {
         expect(postsTo(USER)).toHaveLength(1);
         expect((await env.db.store.listRuns()).map((r) => [r.status, r.error])).toEqual([['failed', code]]);
         // Resuming checks the channel again and says what is wrong.
-        expect((await cmd(`resume ${sub!.id}`)).text).toMatch(code === 'is_archived' ? /is archived; pick another channel/ : /I can't see <#C0DIGEST1>/);
+        expect((await cmd(`resume ${sub!.id}`)).text).toMatch(
+          code === 'is_archived' ? /is archived; pick another channel/ : /I can't see <#C0DIGEST1>/,
+        );
       });
     }
 
@@ -125,9 +142,16 @@ for (const driver of drivers) {
         // One post attempt per digest, one DM attempt per subscription (refused too), then nothing more.
         expect(postsTo(CH)).toHaveLength(2);
         expect(postsTo(USER)).toHaveLength(2);
-        expect(logger.lines.filter((l) => l.startsWith('warn could not tell the creator') && l.includes(code))).toHaveLength(2);
+        expect(
+          logger.lines.filter((l) => l.startsWith('warn could not tell the creator') && l.includes(code)),
+        ).toHaveLength(2);
         const calls = env.slack.calls.length;
-        for (const at of ['2026-11-05T16:00:00Z', '2026-11-06T13:00:00Z', '2026-11-06T14:00:00Z', '2026-11-07T14:00:00Z']) {
+        for (const at of [
+          '2026-11-05T16:00:00Z',
+          '2026-11-06T13:00:00Z',
+          '2026-11-06T14:00:00Z',
+          '2026-11-07T14:00:00Z',
+        ]) {
           env.clock.set(at);
           expect(await env.tick(engine)).toMatchObject({ materialized: 0, claimed: 0 });
         }
@@ -163,8 +187,12 @@ for (const driver of drivers) {
       const r = await cmd('subscribe', { keyRef: gone });
       const id = /`(d\w+)`/.exec(r.text)![1]!;
       await cmd('subscribe 08:00');
-      expect(all(await cmd('list'))).toContain(`\`${id}\` <#${CH}> daily at 07:00 (America/Chicago), all customers, every severity · *was set up with a Linen API key that is no longer configured`);
-      expect((await cmd(`preview ${id}`)).text).toBe(`\`${id}\` was set up with a Linen API key that is no longer configured; unsubscribe it and subscribe again with the current key.`);
+      expect(all(await cmd('list'))).toContain(
+        `\`${id}\` <#${CH}> daily at 07:00 (America/Chicago), all customers, every severity · *was set up with a Linen API key that is no longer configured`,
+      );
+      expect((await cmd(`preview ${id}`)).text).toBe(
+        `\`${id}\` was set up with a Linen API key that is no longer configured; unsubscribe it and subscribe again with the current key.`,
+      );
       env.clock.set('2026-11-05T14:00:00Z');
       expect((await env.tick()).outcomes).toEqual({ failed: 1, posted: 1 });
       const sub = (await env.db.store.getSubscription(id))!;
@@ -180,21 +208,38 @@ for (const driver of drivers) {
     });
 
     it('#channel arguments: a link, an id, or a bare name looked up page by page; a clear sentence when not found', async () => {
-      for (const [name, id] of [['general', 'C0GEN0001'], ['random', 'C0RND0001'], ['old-ops', 'C0OLD0001'], ['linen-ops', 'C0OPS0001'], ['secret-ops', 'G0SEC0001']]) {
+      for (const [name, id] of [
+        ['general', 'C0GEN0001'],
+        ['random', 'C0RND0001'],
+        ['old-ops', 'C0OLD0001'],
+        ['linen-ops', 'C0OPS0001'],
+        ['secret-ops', 'G0SEC0001'],
+      ]) {
         env.slack.channels.set(name!, { id: id!, archived: name === 'old-ops' });
         env.slack.members.add(id!);
       }
-      expect((await cmd('subscribe #linen-ops weekdays 06:30')).text).toMatch(/^Subscribed: `d\w+` <#C0OPS0001> on weekdays at 06:30/);
+      expect((await cmd('subscribe #linen-ops weekdays 06:30')).text).toMatch(
+        /^Subscribed: `d\w+` <#C0OPS0001> on weekdays at 06:30/,
+      );
       expect((await cmd('subscribe #secret-ops')).text).toMatch(/^Subscribed: `d\w+` <#G0SEC0001> daily/);
-      expect((await cmd('subscribe <#C0GEN0001|general> high')).text).toMatch(/^Subscribed: `d\w+` <#C0GEN0001> daily at 07:00 .*high severity and above/);
+      expect((await cmd('subscribe <#C0GEN0001|general> high')).text).toMatch(
+        /^Subscribed: `d\w+` <#C0GEN0001> daily at 07:00 .*high severity and above/,
+      );
       expect((await cmd('subscribe C0RND0001')).text).toMatch(/^Subscribed: `d\w+` <#C0RND0001>/);
-      expect((await cmd('subscribe #nowhere')).text).toBe("I can't find a channel named #nowhere: check the spelling, and if it is private, run `/invite @Linen` in it first.");
+      expect((await cmd('subscribe #nowhere')).text).toBe(
+        "I can't find a channel named #nowhere: check the spelling, and if it is private, run `/invite @Linen` in it first.",
+      );
       expect((await cmd('subscribe #old-ops')).text).toMatch(/can't find a channel named #old-ops/);
       expect((await cmd('subscribe #Bad!Name')).text).toMatch(/is not a channel name/);
       const lists = env.slack.calls.filter((c) => c.method === 'conversations.list');
       expect(lists.every((c) => c.body.types === 'public_channel,private_channel')).toBe(true);
       expect(lists.some((c) => c.body.cursor)).toBe(true); // followed the pages
-      expect((await env.db.store.listSubscriptions()).map((s) => s.channelId).sort()).toEqual(['C0GEN0001', 'C0OPS0001', 'C0RND0001', 'G0SEC0001']);
+      expect((await env.db.store.listSubscriptions()).map((s) => s.channelId).sort()).toEqual([
+        'C0GEN0001',
+        'C0OPS0001',
+        'C0RND0001',
+        'G0SEC0001',
+      ]);
     });
   });
 }

@@ -11,7 +11,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../slack-bot/digests/clock.ts';
 import { dropSchema, freshSchema, PG_URL } from '../../support/digest-db.ts';
-import { allText, BOT_TOKEN, buttons, SIGNING_SECRET, startHarness, TZ, type BotUnderTest, type Harness } from '../../support/slack-harness.ts';
+import {
+  allText,
+  BOT_TOKEN,
+  type BotUnderTest,
+  buttons,
+  type Harness,
+  SIGNING_SECRET,
+  startHarness,
+  TZ,
+} from '../../support/slack-harness.ts';
 
 const ADMIN = 'U0ADMIN';
 const OPS = 'C0OPS0001';
@@ -26,7 +35,10 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
 
     beforeAll(async () => {
       h = await startHarness();
-      const env: Record<string, string> = { LINEN_ADMIN_USER_IDS: `${ADMIN},U0OTHERADMIN`, LINEN_DIGEST_GRACE_MINUTES: '90' };
+      const env: Record<string, string> = {
+        LINEN_ADMIN_USER_IDS: `${ADMIN},U0OTHERADMIN`,
+        LINEN_DIGEST_GRACE_MINUTES: '90',
+      };
       if (driver === 'pg') {
         schema = freshSchema();
         const c = new pg.Client({ connectionString: PG_URL });
@@ -57,7 +69,11 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
     it('the bot opened its store where configured and started the worker', () => {
       expect(bot.bot.digests.store.driver).toBe(driver);
       expect(bot.bot.digests.worker).not.toBeNull();
-      expect(bot.logs.some((l) => l.includes(driver === 'pg' ? 'digests: stored in PostgreSQL' : 'digests: stored in PGlite under'))).toBe(true);
+      expect(
+        bot.logs.some((l) =>
+          l.includes(driver === 'pg' ? 'digests: stored in PostgreSQL' : 'digests: stored in PGlite under'),
+        ),
+      ).toBe(true);
       expect(bot.logs.some((l) => l.includes('(grace 90 min)'))).toBe(true);
     });
 
@@ -66,10 +82,19 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
       noShare(sub);
       const text = allText(sub);
       const id = /`(d\w+)`/.exec(text)![1]!;
-      expect(text).toContain(`Subscribed: \`${id}\` <#${OPS}> on weekdays at 06:30 (America/Chicago), Mercy General Hospital, high severity and above.`);
+      expect(text).toContain(
+        `Subscribed: \`${id}\` <#${OPS}> on weekdays at 06:30 (America/Chicago), Mercy General Hospital, high severity and above.`,
+      );
       expect(text).toContain('Next runs: Mon 23 Nov, 06:30 CST · Tue 24 Nov, 06:30 CST · Wed 25 Nov, 06:30 CST.');
       const stored = (await bot.bot.digests.store.getSubscription(id))!;
-      expect(stored).toMatchObject({ channelId: OPS, createdBy: ADMIN, teamId: 'T0LINEN', cadence: 'weekdays', time: '06:30', minSeverity: 'high' });
+      expect(stored).toMatchObject({
+        channelId: OPS,
+        createdBy: ADMIN,
+        teamId: 'T0LINEN',
+        cadence: 'weekdays',
+        time: '06:30',
+        minSeverity: 'high',
+      });
       expect(stored.keyRef).toMatch(/^key_[0-9a-f]{16}$/);
 
       const list = await ask('digest list', 'U0SOMEONE');
@@ -97,7 +122,10 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
       expect(tick.outcomes).toEqual({ posted: 1 });
       const posted = h.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.params.channel === OPS);
       expect(posted).toHaveLength(1);
-      expect(JSON.parse(String(posted[0]!.params.metadata))).toMatchObject({ event_type: 'linen_digest', event_payload: { subscription_id: id } });
+      expect(JSON.parse(String(posted[0]!.params.metadata))).toMatchObject({
+        event_type: 'linen_digest',
+        event_payload: { subscription_id: id },
+      });
       expect(String(posted[0]!.params.text)).toMatch(/^Linen digest Mon 23 Nov: \d+ open shortfall signals/);
       expect(posted[0]!.authorization).toBe('Bearer xoxb-1111-2222-linentesttoken');
       expect((await bot.bot.digests.worker!.tick()).claimed).toBe(0);
@@ -109,21 +137,36 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
     });
 
     it('only the configured admins manage subscriptions', async () => {
-      for (const cmd of ['digest subscribe', 'digest pause dabcde', 'digest resume dabcde', 'digest unsubscribe dabcde']) {
+      for (const cmd of [
+        'digest subscribe',
+        'digest pause dabcde',
+        'digest resume dabcde',
+        'digest unsubscribe dabcde',
+      ]) {
         const m = await ask(cmd, 'U0NOTADMIN');
         noShare(m);
         expect(allText(m)).toContain('Only the Linen admins of this workspace can manage digests; ask one of them.');
       }
-      expect(allText(await ask('digest subscribe', 'U0OTHERADMIN'))).toMatch(/Subscribed: `d\w+` <#C0LINEN> daily at 07:00/);
+      expect(allText(await ask('digest subscribe', 'U0OTHERADMIN'))).toMatch(
+        /Subscribed: `d\w+` <#C0LINEN> daily at 07:00/,
+      );
     });
 
     it('a channel the bot is not in: how to invite it; a channel it cannot find: a clear sentence', async () => {
       const m = await ask('digest subscribe #general');
       noShare(m);
-      expect(allText(m)).toContain("I'm not a member of <#C0GEN0001>; run `/invite @Linen` in that channel, then try again.");
-      expect(allText(await ask('digest subscribe <#C0GEN0001|general>'))).toContain('run `/invite @Linen` in that channel');
-      expect(allText(await ask('digest subscribe <#C0PRIV999|secret>'))).toContain("I can't see <#C0PRIV999>; if it is private, run `/invite @Linen` there first.");
-      expect(allText(await ask('digest subscribe #does-not-exist'))).toContain("I can't find a channel named #does-not-exist: check the spelling, and if it is private, run `/invite @Linen` in it first.");
+      expect(allText(m)).toContain(
+        "I'm not a member of <#C0GEN0001>; run `/invite @Linen` in that channel, then try again.",
+      );
+      expect(allText(await ask('digest subscribe <#C0GEN0001|general>'))).toContain(
+        'run `/invite @Linen` in that channel',
+      );
+      expect(allText(await ask('digest subscribe <#C0PRIV999|secret>'))).toContain(
+        "I can't see <#C0PRIV999>; if it is private, run `/invite @Linen` there first.",
+      );
+      expect(allText(await ask('digest subscribe #does-not-exist'))).toContain(
+        "I can't find a channel named #does-not-exist: check the spelling, and if it is private, run `/invite @Linen` in it first.",
+      );
       expect(allText(await ask('digest subscribe #random 25:00'))).toContain('"25:00" is not a time');
       expect(allText(await ask('digest pause dnope1'))).toContain('There is no digest subscription `dnope1`');
     });
@@ -132,14 +175,26 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
       it('npm start in HTTP mode opens the store and starts the worker; SIGTERM stops both cleanly', async () => {
         const dataDir = mkdtempSync(join(tmpdir(), 'linen-sigterm-'));
         const env: NodeJS.ProcessEnv = {};
-        for (const [k, v] of Object.entries(process.env)) if (!/^(SLACK_|LINEN_|PORT$|DATABASE_URL$)/.test(k)) env[k] = v;
-        const child = spawn(join(process.cwd(), 'node_modules', '.bin', 'tsx'), [join(process.cwd(), 'slack-bot', 'index.ts')], {
-          env: {
-            ...env, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: h.slack.apiUrl, LINEN_BASE_URL: h.sandbox.baseUrl,
-            LINEN_API_KEY: 'lk_live_demo_all_access', LINEN_TIMEZONE: TZ, PORT: '0', LINEN_DATA_DIR: dataDir,
+        for (const [k, v] of Object.entries(process.env))
+          if (!/^(SLACK_|LINEN_|PORT$|DATABASE_URL$)/.test(k)) env[k] = v;
+        const child = spawn(
+          join(process.cwd(), 'node_modules', '.bin', 'tsx'),
+          [join(process.cwd(), 'slack-bot', 'index.ts')],
+          {
+            env: {
+              ...env,
+              SLACK_BOT_TOKEN: BOT_TOKEN,
+              SLACK_SIGNING_SECRET: SIGNING_SECRET,
+              SLACK_API_URL: h.slack.apiUrl,
+              LINEN_BASE_URL: h.sandbox.baseUrl,
+              LINEN_API_KEY: 'lk_live_demo_all_access',
+              LINEN_TIMEZONE: TZ,
+              PORT: '0',
+              LINEN_DATA_DIR: dataDir,
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
           },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        );
         let out = '';
         child.stdout.on('data', (d) => (out += d));
         child.stderr.on('data', (d) => (out += d));
@@ -160,7 +215,11 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
       expect(allText(help)).toContain('/linen digest subscribe [#channel]');
       expect(allText(await ask('digest'))).toContain('/linen digest list');
       expect(h.problems).toEqual([]);
-      const everything = [...bot.logs, ...h.slack.posts.map((p) => JSON.stringify(p.body)), ...h.slack.calls.map((c) => JSON.stringify(c.params))].join('\n');
+      const everything = [
+        ...bot.logs,
+        ...h.slack.posts.map((p) => JSON.stringify(p.body)),
+        ...h.slack.calls.map((c) => JSON.stringify(c.params)),
+      ].join('\n');
       expect(everything).not.toContain('lk_live_demo_all_access');
       if (PG_URL && driver === 'pg') expect(bot.logs.join('\n')).not.toContain(PG_URL);
     });

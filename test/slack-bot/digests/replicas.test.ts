@@ -1,12 +1,12 @@
 /** Several bot processes on one PostgreSQL database, driven by a shared controllable clock. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSandboxData, startSandbox, type Sandbox } from '../../../sandbox/index.ts';
-import { nextRuns, runsBetween } from '../../../slack-bot/digests/schedule.ts';
-import { openPg, storeOver, type DigestStore, type SqlExecutor } from '../../../slack-bot/digests/storage/index.ts';
-import { dropSchema, freshSchema, PG_URL } from '../../support/digest-db.ts';
-import { startFakeSlack, type FakeSlack } from '../../support/digest-slack.ts';
+import { loadSandboxData, type Sandbox, startSandbox } from '../../../sandbox/index.ts';
 import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
+import { nextRuns, runsBetween } from '../../../slack-bot/digests/schedule.ts';
+import { type DigestStore, openPg, type SqlExecutor, storeOver } from '../../../slack-bot/digests/storage/index.ts';
+import { dropSchema, freshSchema, PG_URL } from '../../support/digest-db.ts';
+import { type FakeSlack, startFakeSlack } from '../../support/digest-slack.ts';
 
 const TZ = 'America/Chicago';
 const KEY = 'lk_live_demo_all_access';
@@ -30,7 +30,12 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
     for (const s of schemas) await dropSchema(PG_URL!, s);
   });
 
-  async function setup(): Promise<{ db: SqlExecutor; store: DigestStore; schema: string; setClock(iso: string | number): Promise<void> }> {
+  async function setup(): Promise<{
+    db: SqlExecutor;
+    store: DigestStore;
+    schema: string;
+    setClock(iso: string | number): Promise<void>;
+  }> {
     const schema = freshSchema();
     schemas.push(schema);
     const db = await openPg({ connectionString: PG_URL!, schema });
@@ -38,7 +43,9 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
     await db.query('CREATE TABLE digest_test_clock (at timestamptz NOT NULL)');
     await db.query('INSERT INTO digest_test_clock VALUES ($1)', [new Date(clockMs)]);
     return {
-      db, store, schema,
+      db,
+      store,
+      schema,
       async setClock(at) {
         clockMs = new Date(at).getTime();
         await db.query('UPDATE digest_test_clock SET at = $1', [new Date(clockMs)]);
@@ -46,9 +53,22 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
     };
   }
 
-  function spawnReplica(schema: string, id: string, extra: Record<string, string> = {}): Promise<ChildProcess & { lines: string[] }> {
+  function spawnReplica(
+    schema: string,
+    id: string,
+    extra: Record<string, string> = {},
+  ): Promise<ChildProcess & { lines: string[] }> {
     const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-      env: { ...process.env, DATABASE_URL: PG_URL, DIGEST_SCHEMA: schema, SLACK_URL: slack.url, LINEN_BASE_URL: sandbox.baseUrl, LINEN_API_KEY: KEY, WORKER_ID: id, ...extra },
+      env: {
+        ...process.env,
+        DATABASE_URL: PG_URL,
+        DIGEST_SCHEMA: schema,
+        SLACK_URL: slack.url,
+        LINEN_BASE_URL: sandbox.baseUrl,
+        LINEN_API_KEY: KEY,
+        WORKER_ID: id,
+        ...extra,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     }) as ChildProcess & { lines: string[] };
     children.push(child);
@@ -69,9 +89,22 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
   }
 
   const open = async (db: SqlExecutor) =>
-    Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM digest_runs WHERE status IN ('pending', 'claimed', 'posting')`))[0]!.n);
+    Number(
+      (
+        await db.query<{ n: number }>(
+          `SELECT count(*) AS n FROM digest_runs WHERE status IN ('pending', 'claimed', 'posting')`,
+        )
+      )[0]!.n,
+    );
   const dueLeft = async (db: SqlExecutor) =>
-    Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1`, [new Date(clockMs)]))[0]!.n);
+    Number(
+      (
+        await db.query<{ n: number }>(
+          `SELECT count(*) AS n FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1`,
+          [new Date(clockMs)],
+        )
+      )[0]!.n,
+    );
   async function settle(db: SqlExecutor, timeoutMs = 10_000) {
     const until = Date.now() + timeoutMs;
     await new Promise((r) => setTimeout(r, 40));
@@ -85,16 +118,37 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
     const { db, store, schema, setClock } = await setup();
     const start = new Date(clockMs);
     const specs = [
-      ['daily', '07:00'], ['daily', '07:00'], ['weekdays', '07:00'], ['mon,wed,fri', '06:30'], ['daily', '09:15'], ['thu', '12:00'],
-      ['daily', '13:45'], ['weekdays', '17:00'], ['daily', '00:05'], ['daily', '23:55'], ['thu,fri', '07:00'], ['daily', '10:30'],
+      ['daily', '07:00'],
+      ['daily', '07:00'],
+      ['weekdays', '07:00'],
+      ['mon,wed,fri', '06:30'],
+      ['daily', '09:15'],
+      ['thu', '12:00'],
+      ['daily', '13:45'],
+      ['weekdays', '17:00'],
+      ['daily', '00:05'],
+      ['daily', '23:55'],
+      ['thu,fri', '07:00'],
+      ['daily', '10:30'],
     ] as const;
     const subs = [];
     for (const [i, [cadence, time]] of specs.entries()) {
       const sched = { cadence, time, timeZone: TZ };
-      subs.push(await store.createSubscription(
-        { ...sched, keyRef: keyRefOf(KEY), channelId: `C0CHAN${i % 4}`, customerIds: [], minSeverity: 'low', allClear: true, createdBy: 'U0OWNER' },
-        start, nextRuns(sched, start, 1)[0]!,
-      ));
+      subs.push(
+        await store.createSubscription(
+          {
+            ...sched,
+            keyRef: keyRefOf(KEY),
+            channelId: `C0CHAN${i % 4}`,
+            customerIds: [],
+            minSeverity: 'low',
+            allClear: true,
+            createdBy: 'U0OWNER',
+          },
+          start,
+          nextRuns(sched, start, 1)[0]!,
+        ),
+      );
     }
     const replicas = await Promise.all(['r1', 'r2', 'r3'].map((id) => spawnReplica(schema, id)));
     const end = start.getTime() + 24 * 3600_000;
@@ -106,7 +160,11 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
     expect(expected).toBe(11); // Thu 5 Nov: the mon,wed,fri schedule has no run
     const posts = slack.posts().filter((m) => m.metadata);
     const perRun = new Map<string, number>();
-    for (const m of posts) perRun.set(String(m.metadata!.event_payload.run_id), (perRun.get(String(m.metadata!.event_payload.run_id)) ?? 0) + 1);
+    for (const m of posts)
+      perRun.set(
+        String(m.metadata!.event_payload.run_id),
+        (perRun.get(String(m.metadata!.event_payload.run_id)) ?? 0) + 1,
+      );
     expect(posts).toHaveLength(expected);
     expect([...perRun.values()].every((n) => n === 1)).toBe(true);
     const runs = await store.listRuns();
@@ -124,7 +182,17 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
       const sched = { cadence: 'daily', time: '07:00', timeZone: TZ };
       const first = nextRuns(sched, start, 1)[0]!;
       await store.createSubscription(
-        { ...sched, keyRef: keyRefOf(KEY), channelId: channel, customerIds: [], minSeverity: 'low', allClear: false, createdBy: 'U0OWNER' }, start, first,
+        {
+          ...sched,
+          keyRef: keyRefOf(KEY),
+          channelId: channel,
+          customerIds: [],
+          minSeverity: 'low',
+          allClear: false,
+          createdBy: 'U0OWNER',
+        },
+        start,
+        first,
       );
       const doomed = await spawnReplica(schema, `doomed-${stall}`, { STALL: stall, LEASE_MS: '60000' });
       await setClock(first.getTime() + 5_000);

@@ -142,30 +142,18 @@ export function buildOrg(rng: Rng, clock: Clock): Org {
     const threshold = (par: number): number => (rng.chance(0.25) ? 0 : Math.max(1, Math.round(par * 0.4)));
     for (const d of depts) {
       for (const l of d.lines) {
-        if (l.spec.par === 'pieces') {
-          pars.push({
-            customer_id: id,
-            department_id: d.id,
-            department_name: d.name,
-            item_id: l.itemId,
-            item_name: l.itemName,
-            par_quantity: l.spec.level,
-            par_unit: 'pieces',
-            reorder_threshold: threshold(l.spec.level),
-          });
-        } else if (l.spec.par === 'cart_loads') {
-          const loads = l.spec.cartLoads ?? 1;
-          pars.push({
-            customer_id: id,
-            department_id: d.id,
-            department_name: d.name,
-            item_id: l.itemId,
-            item_name: l.itemName,
-            par_quantity: loads,
-            par_unit: 'cart_loads',
-            reorder_threshold: rng.chance(0.5) ? 0 : 1,
-          });
-        }
+        if (l.spec.par !== 'pieces' && l.spec.par !== 'cart_loads') continue;
+        const pieces = l.spec.par === 'pieces';
+        pars.push({
+          customer_id: id,
+          department_id: d.id,
+          department_name: d.name,
+          item_id: l.itemId,
+          item_name: l.itemName,
+          par_quantity: pieces ? l.spec.level : (l.spec.cartLoads ?? 1),
+          par_unit: l.spec.par,
+          reorder_threshold: pieces ? threshold(l.spec.level) : rng.chance(0.5) ? 0 : 1,
+        });
       }
     }
     const wideRows = [...(spec.wide?.lines.map((l) => ({ item: l.item, par: l.level })) ?? []), ...spec.wideParOnly];

@@ -7,7 +7,9 @@ import { build } from 'esbuild';
 import { loadSandboxData, startSandbox } from '../sandbox/index.ts';
 import type { AsyncTransport } from '../shared/index.ts';
 import { createLinenClient } from '../shared/node.ts';
+import { benchBundleLoad } from './bundle-load.ts';
 import { benchDigests } from './digests.ts';
+import { benchRefresh } from './refresh.ts';
 import { benchSheets } from './sheets.ts';
 import { benchSlack } from './slack.ts';
 
@@ -164,6 +166,8 @@ await benchSandboxLatency();
 await benchClientEconomy();
 await benchBundle();
 await benchSheets(record);
+await benchBundleLoad(record);
+await benchRefresh(record);
 await benchSlack(record);
 await benchDigests(record);
 process.exit(0);

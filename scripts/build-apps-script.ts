@@ -21,7 +21,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** A placeholder: set LINEN_BASE_URL to your provider's address when building for deployment. */
 export const DEFAULT_BASE_URL = 'https://api.example.com/v1';
 export const GLOBAL_NAME = 'LinenAddon';
-export const MAX_CODE_BYTES = 80 * 1024;
+export const MAX_CODE_BYTES = 120 * 1024;
 
 export interface BuildAppsScriptOptions {
   /** Default dist/apps-script. */
@@ -132,6 +132,7 @@ export async function buildAppsScript(options: BuildAppsScriptOptions = {}): Pro
     ['Code.js', code],
     ['appsscript.json', `${JSON.stringify(manifest, null, 2)}\n`],
     ['Settings.html', await readFile(join(ROOT, 'apps-script/src/Settings.html'), 'utf8')],
+    ['Schedule.html', await readFile(join(ROOT, 'apps-script/src/Schedule.html'), 'utf8')],
     ['Help.html', helpHtml()],
   ];
   for (const [name, text] of files) await writeFile(join(outDir, name), text);

@@ -18,6 +18,7 @@ export {
 export type { AsyncTransport, Effect, HttpRequest, HttpResponse, Operation, SyncTransport } from './core/effects.ts';
 export { memoryPacingStore, Pacer, type PacingOptions, type PacingState, type PacingStore } from './core/pacing.ts';
 export { runAsync, runSync } from './core/run.ts';
+export { type BatchSyncTransport, runSyncBatch, type Settled } from './core/run-batch.ts';
 export {
   addDays,
   type DateInput,

@@ -6,7 +6,7 @@
 import type { ListDef, Page } from './core/defs.ts';
 import type { Operation } from './core/effects.ts';
 import type { Budget } from './core/send.ts';
-import { BULK_LIMIT, nextCursor } from './core/walk.ts';
+import { BULK_LIMIT, collect, nextCursor } from './core/walk.ts';
 
 export type { Page };
 
@@ -126,6 +126,14 @@ export class SyncPaged<T> implements Iterable<T> {
 
   all(options: WalkOptions = {}): T[] {
     return [...this.items(options)];
+  }
+
+  /**
+   * The whole walk (what `all()` returns) as an operation, not yet run: for `runSyncBatch`, which drives
+   * several walks at once and sends their pages together. `maxItems` does not apply.
+   */
+  walk(options: Pick<WalkOptions, 'timeBudgetMs'> = {}): Operation<T[]> {
+    return collect(this.#def, { budgetMs: options.timeBudgetMs });
   }
 
   [Symbol.iterator](): Iterator<T> {

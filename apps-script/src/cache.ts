@@ -131,6 +131,32 @@ export interface Scope {
   generation: string;
   /** Epoch ms by which this execution must be done with waiting. */
   deadline: number;
+  /** A custom function (a cell): when it fills an entry it notes its key digest under CELLS_KEY. */
+  cell?: boolean;
+}
+
+/**
+ * The digest of the key the cells last fetched with. Custom functions run with the spreadsheet owner's key, a
+ * trigger with its creator's: a refresh run whose key differs would warm entries no cell reads.
+ */
+export const CELLS_KEY = 'linen:cells-key';
+
+/** Entries a refresh run writes last 6 hours (CacheService's most), so a run that continues an hour later finds them. */
+export const REFRESH_TTL_SECONDS = 21_600;
+
+export type Stored = { rows: Row[] } | { error: string };
+
+/** A listing stored under `scope`'s generation, or null. */
+export function storedListing(cache: GoogleAppsScript.Cache.Cache, scope: Scope, request: string): Stored | null {
+  const entry = read(cache, cacheKey(scope, request));
+  if (!entry) return null;
+  return 'e' in entry ? { error: entry.e } : { rows: unpack(entry.v as Packed) };
+}
+
+/** Store a listing fetched outside `cachedRows` (a refresh run) under `scope`'s generation. */
+export function storeListing(cache: GoogleAppsScript.Cache.Cache, scope: Scope, request: string, value: Stored): void {
+  if ('rows' in value) write(cache, cacheKey(scope, request), { v: pack(value.rows) }, REFRESH_TTL_SECONDS);
+  else write(cache, cacheKey(scope, request), { e: value.error }, ERROR_TTL_SECONDS);
 }
 
 /** Per-execution memo on top of CacheService. */
@@ -181,6 +207,13 @@ export function cachedRows<T extends Row>(
       throw new CachedError(message);
     }
     write(cache, key, { v: pack(rows) }, TTL_SECONDS);
+    if (scope.cell) {
+      try {
+        cache.put(CELLS_KEY, scope.keyHash, REFRESH_TTL_SECONDS);
+      } catch {
+        // only a guard for refresh runs
+      }
+    }
     memo.set(key, rows);
     return rows;
   } finally {

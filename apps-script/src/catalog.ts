@@ -272,4 +272,10 @@ export const UI_ENTRY_POINTS: readonly { name: string; params: string[]; doc: st
     params: ['url'],
     doc: 'Dialog: checks an API address and saves it for this spreadsheet.',
   },
+  { name: 'linenShowSchedule', params: [], doc: 'Menu: Auto-refresh...' },
+  { name: 'linenShowHistory', params: [], doc: 'Menu: Record history...' },
+  { name: 'linenScheduleState', params: [], doc: 'Dialog: the schedule, whose key it uses, and the last runs.' },
+  { name: 'linenSaveSchedule', params: ['schedule'], doc: 'Dialog: saves the schedule and keeps its one trigger.' },
+  { name: 'linenRecordHistoryNow', params: [], doc: "Dialog: records today's history rows now." },
+  { name: 'linenScheduledRun', params: ['e'], doc: 'Trigger: the hourly run that refreshes and records what is due.' },
 ];

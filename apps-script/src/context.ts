@@ -45,7 +45,8 @@ export class Context {
   private client_: LinenApiSync | undefined;
   private readonly scope_: Scope;
 
-  constructor(started = Date.now()) {
+  /** `cell`: a custom function's execution (it reads the spreadsheet owner's key). */
+  constructor(started = Date.now(), options: { cell?: boolean } = {}) {
     this.started = started;
     this.settings = readSettings();
     if (!this.settings.apiKey) throw new ArgError(missingKeyMessage());
@@ -56,6 +57,7 @@ export class Context {
       keyHash: sha256(this.apiKey_),
       generation: this.settings.generation,
       deadline: started + EXECUTION_MS,
+      cell: options.cell === true,
     };
   }
 
@@ -82,11 +84,10 @@ export class Context {
     params: P,
     list: (client: LinenApiSync) => (params: P) => SyncPaged<T>,
   ): T[] {
-    const clean: Record<string, unknown> = {};
-    for (const k of Object.keys(params).sort()) if (params[k] !== undefined) clean[k] = params[k];
+    const { request, clean } = listingRequest(name, params);
     return cachedRows(
       this.scope_,
-      `${name} ${JSON.stringify(clean)}`,
+      request,
       () => list(this.client)(clean as P).all({ timeBudgetMs: this.remaining_() - 500 }),
       (e) => ({ message: cellMessage(e, this.secrets), cache: worthCaching(e) }),
     );
@@ -159,6 +160,13 @@ export class Context {
   day(input: unknown, name: string): string | undefined {
     return day(input, name, this.settings.sheetTimeZone);
   }
+}
+
+/** A listing's name in the cache: `name` and its params (sorted, undefined ones dropped). */
+export function listingRequest(name: string, params: Record<string, unknown>) {
+  const clean: Record<string, unknown> = {};
+  for (const k of Object.keys(params).sort()) if (params[k] !== undefined) clean[k] = params[k];
+  return { request: `${name} ${JSON.stringify(clean)}`, clean };
 }
 
 export const isBlank = (v: unknown) => v === undefined || v === null || v === '';

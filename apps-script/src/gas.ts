@@ -4,7 +4,14 @@
  * CacheService store (chunked values, shared pacing state) and the document lock. Everything that touches an
  * Apps Script global lives here, so the rest of the add-on is plain TypeScript.
  */
-import type { HttpRequest, HttpResponse, PacingState, PacingStore, SyncTransport } from '../../shared/index.ts';
+import type {
+  BatchSyncTransport,
+  HttpRequest,
+  HttpResponse,
+  PacingState,
+  PacingStore,
+  SyncTransport,
+} from '../../shared/index.ts';
 
 declare const LINEN_DEFAULT_BASE_URL: string;
 
@@ -13,24 +20,41 @@ export const PROP_BASE_URL = 'LINEN_BASE_URL';
 export const PROP_TIMEZONE = 'LINEN_TIMEZONE';
 export const PROP_GENERATION = 'LINEN_CACHE_GENERATION';
 
+const fetchOptions = (req: HttpRequest) =>
+  ({ method: 'get', headers: req.headers, muteHttpExceptions: true, followRedirects: false }) as const;
+
+function toResponse(req: HttpRequest, res: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
+  const headers: Record<string, string> = {};
+  const all = res.getAllHeaders() as Record<string, string | string[]>;
+  for (const name of Object.keys(all)) {
+    const v = all[name];
+    headers[name.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  }
+  const body =
+    req.responseType === 'bytes' ? Uint8Array.from(res.getContent(), (b) => b & 0xff) : res.getContentText('UTF-8');
+  return { status: res.getResponseCode(), headers, body };
+}
+
 /** `UrlFetchApp.fetch` with `muteHttpExceptions`, so every status comes back to the client's retry logic. */
 export const urlFetchTransport: SyncTransport = {
   request(req: HttpRequest): HttpResponse {
-    const res = UrlFetchApp.fetch(req.url, {
-      method: 'get',
-      headers: req.headers,
-      muteHttpExceptions: true,
-      followRedirects: false,
-    });
-    const headers: Record<string, string> = {};
-    const all = res.getAllHeaders() as Record<string, string | string[]>;
-    for (const name of Object.keys(all)) {
-      const v = all[name];
-      headers[name.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+    return toResponse(req, UrlFetchApp.fetch(req.url, fetchOptions(req)));
+  },
+};
+
+/**
+ * `UrlFetchApp.fetchAll`: the requests go out together and come back in order. `muteHttpExceptions` is set on
+ * each, so an error status is an answer; a thrown fetchAll (the network) fails every request of the batch.
+ */
+export const urlFetchAllTransport: BatchSyncTransport = {
+  requestAll(batch) {
+    try {
+      const answers = UrlFetchApp.fetchAll(batch.map(({ req }) => ({ url: req.url, ...fetchOptions(req) })));
+      return batch.map(({ req }, i) => toResponse(req, answers[i]!));
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      return batch.map(() => error);
     }
-    const body =
-      req.responseType === 'bytes' ? Uint8Array.from(res.getContent(), (b) => b & 0xff) : res.getContentText('UTF-8');
-    return { status: res.getResponseCode(), headers, body };
   },
 };
 
@@ -94,6 +118,14 @@ export function readSettings(): Settings {
 
 export function defaultBaseUrl(): string {
   return LINEN_DEFAULT_BASE_URL;
+}
+
+/**
+ * The document cache alone: a refresh run must warm the cache the cells read, never fall back to the script
+ * cache (where no cell looks) when it runs outside a document.
+ */
+export function documentCache(): GoogleAppsScript.Cache.Cache | null {
+  return CacheService.getDocumentCache();
 }
 
 /** The document cache (shared by everyone using this spreadsheet), or the script cache outside a document. */

@@ -4,11 +4,15 @@
  */
 import { Context } from './context.ts';
 import { IMPLS } from './functions.ts';
-import { ArgError, cellMessage } from './messages.ts';
+import { namedArgs } from './invoke.ts';
+import { cellMessage } from './messages.ts';
 
-/** Parameter names per function, e.g. `{ LINEN_FILLRATE: 'customer,from,to,department,item' }`, written by the build from catalog.ts. */
-declare const LINEN_SIGNATURES: Record<string, string>;
-
+export {
+  linenRecordHistoryNow,
+  linenSaveSchedule,
+  linenScheduledRun,
+  linenScheduleState,
+} from './schedule.ts';
 export {
   linenClearApiKey,
   linenDialogState,
@@ -17,7 +21,9 @@ export {
   linenSaveBaseUrl,
   linenShowAddressDialog,
   linenShowHelp,
+  linenShowHistory,
   linenShowKeyDialog,
+  linenShowSchedule,
   onOpen,
   onOpen as onInstall,
 } from './ui.ts';
@@ -27,15 +33,8 @@ export function call(name: string, argv: ArrayLike<unknown>): unknown {
   const started = Date.now();
   let ctx: Context | undefined;
   try {
-    const args = Array.from(argv);
-    const params = (LINEN_SIGNATURES[name] ?? '').split(',').filter(Boolean);
-    let n = args.length;
-    while (n > 0 && args[n - 1] === undefined) n--;
-    if (n > params.length) throw new ArgError(`Too many arguments: ${name}(${params.join(', ')}).`);
-    // A missing required argument is reported by the reader of that argument, in its own words.
-    const named: Record<string, unknown> = {};
-    for (const [i, p] of params.entries()) named[p] = args[i];
-    ctx = new Context(started);
+    const named = namedArgs(name, Array.from(argv));
+    ctx = new Context(started, { cell: true });
     return IMPLS[name]!(ctx, named);
   } catch (e) {
     throw new Error(cellMessage(e, ctx?.secrets ?? []));

@@ -5,16 +5,34 @@
  */
 import { redact } from '../../shared/index.ts';
 import { makeClient } from './context.ts';
-import { defaultBaseUrl, documentProperties, PROP_BASE_URL, PROP_GENERATION, PROP_KEY, readSettings } from './gas.ts';
+import { defaultBaseUrl, documentProperties, PROP_BASE_URL, PROP_KEY, readSettings, sha256 } from './gas.ts';
 import { cellMessage } from './messages.ts';
+import { refreshSpreadsheet } from './refresh.ts';
+import { RUN_MS, scheduleCaption, showScheduleDialog } from './schedule.ts';
+import { otherKeyReason } from './whose-key.ts';
 
-export function onOpen(): void {
-  SpreadsheetApp.getUi()
-    .createAddonMenu()
+/**
+ * The menu. In AuthMode.NONE (the add-on installed but not enabled in this document) nothing may be read, so
+ * the Auto-refresh item gets its plain caption; otherwise it shows the schedule, whose key, and a failure.
+ */
+export function onOpen(e?: { authMode?: unknown }): void {
+  const ui = SpreadsheetApp.getUi();
+  let caption = 'Auto-refresh...';
+  if (e?.authMode !== ScriptApp.AuthMode.NONE) {
+    try {
+      caption = scheduleCaption();
+    } catch {
+      // no access to the document's properties: the plain caption
+    }
+  }
+  ui.createAddonMenu()
     .addItem('Set API key...', 'linenShowKeyDialog')
     .addItem('Set API address...', 'linenShowAddressDialog')
     .addSeparator()
     .addItem('Refresh data', 'linenRefreshData')
+    .addItem(caption, 'linenShowSchedule')
+    .addItem('Record history...', 'linenShowHistory')
+    .addSeparator()
     .addItem('Help', 'linenShowHelp')
     .addToUi();
 }
@@ -33,6 +51,14 @@ export function linenShowKeyDialog(): void {
 
 export function linenShowAddressDialog(): void {
   showSettings('address', 'Linen API address');
+}
+
+export function linenShowSchedule(): void {
+  showScheduleDialog('refresh');
+}
+
+export function linenShowHistory(): void {
+  showScheduleDialog('history');
 }
 
 export function linenShowHelp(): void {
@@ -107,27 +133,15 @@ export function linenSaveBaseUrl(input: unknown): { baseUrl: string; checked: bo
 }
 
 /**
- * "Refresh data": a new cache generation (every cached listing stops matching), then every formula using a
- * LINEN_ function is cleared and written back, which makes Sheets run it again (it would otherwise keep the
- * value it has for the same arguments).
+ * "Refresh data": every LINEN_ formula runs again with fresh data. With the key the formulas use (the owner's),
+ * the listings are fetched first under a new cache generation and the formulas rewritten only when all are
+ * there (refresh.ts); for anyone else, a new generation and the rewrite, and each cell fetches for itself.
  */
 export function linenRefreshData(): number {
-  documentProperties()?.setProperty(PROP_GENERATION, String(Date.now()));
-  const ss = SpreadsheetApp.getActiveSpreadsheet();
-  const cells: { range: GoogleAppsScript.Spreadsheet.Range; formula: string }[] = [];
-  for (const sheet of ss.getSheets()) {
-    const range = sheet.getDataRange();
-    const formulas = range.getFormulas();
-    for (const [r, row] of formulas.entries()) {
-      for (const [c, f] of row.entries()) {
-        if (/\bLINEN_[A-Z_]+\s*\(/i.test(f))
-          cells.push({ range: sheet.getRange(range.getRow() + r, range.getColumn() + c), formula: f });
-      }
-    }
-  }
-  for (const cell of cells) cell.range.setFormula('');
-  SpreadsheetApp.flush();
-  for (const cell of cells) cell.range.setFormula(cell.formula);
-  ss.toast(`Recalculated ${cells.length} Linen formulas with fresh data.`, 'Linen Connect');
-  return cells.length;
+  const settings = readSettings();
+  const cache = CacheService.getDocumentCache();
+  const warm = Boolean(settings.apiKey && cache && !otherKeyReason(sha256(settings.apiKey), cache));
+  const outcome = refreshSpreadsheet({ warm, deadline: Date.now() + RUN_MS });
+  SpreadsheetApp.getActiveSpreadsheet().toast(outcome.message, 'Linen Connect');
+  return outcome.status === 'done' ? outcome.formulas : 0;
 }

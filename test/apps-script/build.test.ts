@@ -21,16 +21,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dist/apps-script', () => {
   it('holds the manifest, Code.js and the HTML files', () => {
-    expect(built.files.sort()).toEqual(['Code.js', 'Help.html', 'Settings.html', 'appsscript.json']);
+    expect(built.files.sort()).toEqual(['Code.js', 'Help.html', 'Schedule.html', 'Settings.html', 'appsscript.json']);
   });
 
-  it('appsscript.json: V8, the three narrow scopes, the API origin as the only allowed URL', () => {
+  it('appsscript.json: V8, the five narrow scopes, the API origin as the only allowed URL', () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'appsscript.json'), 'utf8'));
     expect(manifest.runtimeVersion).toBe('V8');
     expect(manifest.oauthScopes.sort()).toEqual([
       'https://www.googleapis.com/auth/script.container.ui',
       'https://www.googleapis.com/auth/script.external_request',
+      'https://www.googleapis.com/auth/script.scriptapp',
       'https://www.googleapis.com/auth/spreadsheets.currentonly',
+      'https://www.googleapis.com/auth/userinfo.email',
     ]);
     expect(manifest.urlFetchWhitelist).toEqual(['https://linen.example.org/']);
   });

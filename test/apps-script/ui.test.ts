@@ -27,6 +27,9 @@ describe('menu', () => {
         ['Set API address...', 'linenShowAddressDialog'],
         '---',
         ['Refresh data', 'linenRefreshData'],
+        ['Auto-refresh...', 'linenShowSchedule'],
+        ['Record history...', 'linenShowHistory'],
+        '---',
         ['Help', 'linenShowHelp'],
       ],
     });

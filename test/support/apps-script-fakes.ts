@@ -15,47 +15,68 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import type { HttpRequest, HttpResponse } from '../../shared/index.ts';
+import { Charts, type SpreadsheetWorld, spreadsheetGlobals } from './apps-script-spreadsheet.ts';
 import type { Backing } from './apps-script-store.ts';
 
 export interface SyncHttp {
   request(req: HttpRequest, options: { timeoutMs: number }): HttpResponse;
+  /** Several requests at once (`UrlFetchApp.fetchAll`); a transport without it sends them one after another. */
+  requestAll?(reqs: HttpRequest[], options: { timeoutMs: number }): (HttpResponse | Error)[];
 }
 
 export interface FetchRecord {
   url: string;
   headers: Record<string, string>;
   status: number | 'failed';
+  /** Which `fetchAll` call sent it (absent for `fetch`). */
+  batch?: number;
 }
 
-export interface FakeSheet {
-  name: string;
-  /** Formulas by row, '' for cells without one. */
-  formulas: string[][];
+/** An installable trigger as ScriptApp keeps it. */
+export interface FakeTrigger {
+  id: string;
+  handler: string;
+  /** Who created it: it runs as this user, with this user's properties. */
+  owner: string;
+  /** The spreadsheet it was created in. */
+  document: string;
+  /** The clock settings given to the builder (everyHours, atHour, nearMinute, everyDays, inTimezone...). */
+  clock: Record<string, unknown>;
 }
 
-export interface GasWorld {
+export interface GasWorld extends SpreadsheetWorld {
   backing: Backing;
   http: SyncHttp;
   /** Every UrlFetchApp.fetch, in order, across executions. */
   fetches: FetchRecord[];
-  spreadsheetId: string;
-  spreadsheetTimeZone: string;
+  /** How many `fetchAll` calls were made. */
+  fetchAllCalls: number;
   scriptTimeZone: string;
-  sheets: FakeSheet[];
   /** Directory of the built HTML files (HtmlService.createHtmlOutputFromFile). */
   htmlDir: string;
   /** Who owns the spreadsheet (custom functions read this user's properties) and who uses the menu. */
-  owner: string;
   activeUser: string;
-  /** UI calls: menus added, dialogs shown, toasts; and formula writes. */
-  ui: { kind: string; detail: unknown }[];
-  formulaWrites: { sheet: string; row: number; column: number; formula: string }[];
+  /** Installable triggers of the project, every user's. */
+  triggers: FakeTrigger[];
+  /** Users who must authorize the add-on again (after a new scope): `getAuthorizationInfo` says REQUIRED. */
+  needsAuthorization: Set<string>;
+  /**
+   * A run outside any document (a standalone script or web app): document properties, cache and lock are
+   * null and there is no active spreadsheet.
+   */
+  documentless: boolean;
+  /**
+   * A shifted clock for the executions (their `Date` and `Date.now`): `offsetMs` ahead of the real time, moving
+   * `perFetchMs` further at each UrlFetchApp call (an API that takes that long). Absent: the real clock.
+   */
+  clock?: { offsetMs: number; perFetchMs: number };
   log: string[];
 }
 
 export function createWorld(init: Partial<GasWorld> & { backing: Backing; http: SyncHttp; htmlDir: string }): GasWorld {
   return {
     fetches: [],
+    fetchAllCalls: 0,
     spreadsheetId: 'sheet-1',
     spreadsheetTimeZone: 'America/Chicago',
     scriptTimeZone: 'America/Chicago',
@@ -64,12 +85,19 @@ export function createWorld(init: Partial<GasWorld> & { backing: Backing; http: 
     activeUser: 'owner@example.com',
     ui: [],
     formulaWrites: [],
+    triggers: [],
+    needsAuthorization: new Set(),
+    documentless: false,
     log: [],
     ...init,
   };
 }
 
-export type ExecutionKind = 'custom' | 'menu';
+/**
+ * custom: a cell (the owner's user properties, read-only, no UI); menu: a menu item, dialog or sidebar call (the
+ * user at the keyboard); trigger: an installable trigger, running as its creator without UI.
+ */
+export type ExecutionKind = 'custom' | 'menu' | 'trigger';
 
 const blockFor = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ms));
 
@@ -80,9 +108,17 @@ function titleCase(name: string): string {
 }
 
 /** The Apps Script globals of one execution. */
-export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executionId: string): Record<string, unknown> {
+export function appsScriptGlobals(
+  world: GasWorld,
+  kind: ExecutionKind,
+  executionId: string,
+  /** Who the execution runs as (a trigger: its creator); default the owner for cells, else the active user. */
+  runAs?: string,
+): Record<string, unknown> {
   const custom = kind === 'custom';
   const { backing } = world;
+  const user = runAs ?? (custom ? world.owner : world.activeUser);
+  const doc = <T>(make: () => T): T | null => (world.documentless ? null : make());
 
   const properties = (scope: string) => {
     const guard = (method: string) => {
@@ -149,38 +185,81 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
     };
   };
 
+  const record = (url: string, params: { method?: string; headers?: Record<string, string> }, batch?: number) => {
+    if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new Error(`Exception: Invalid argument: ${url}`);
+    const method = (params.method ?? 'get').toUpperCase();
+    if (method !== 'GET') throw new Error('the add-on only ever sends GET');
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(params.headers ?? {})) headers[k.toLowerCase()] = String(v);
+    const entry: FetchRecord = { url, headers, status: 'failed', ...(batch !== undefined ? { batch } : {}) };
+    if (world.clock && (batch === undefined || world.fetches.at(-1)?.batch !== batch)) {
+      world.clock.offsetMs += world.clock.perFetchMs;
+    }
+    world.fetches.push(entry);
+    return entry;
+  };
+  const answer = (url: string, res: HttpResponse, muted: boolean | undefined) => {
+    const bytes = typeof res.body === 'string' ? new Uint8Array(Buffer.from(res.body)) : res.body;
+    if (res.status >= 400 && !muted) {
+      throw new Error(`Exception: Request failed for ${new URL(url).origin} returned code ${res.status}.`);
+    }
+    const allHeaders: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) allHeaders[titleCase(k)] = v;
+    return {
+      getResponseCode: () => res.status,
+      getAllHeaders: () => ({ ...allHeaders }),
+      getHeaders: () => ({ ...allHeaders }),
+      getContent: () => toSigned(bytes),
+      getContentText: () => Buffer.from(bytes).toString('utf8'),
+    };
+  };
+  type FetchParams = { method?: string; headers?: Record<string, string>; muteHttpExceptions?: boolean };
   const UrlFetchApp = {
-    fetch(
-      url: string,
-      params: { method?: string; headers?: Record<string, string>; muteHttpExceptions?: boolean } = {},
-    ) {
-      if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new Error(`Exception: Invalid argument: ${url}`);
-      const method = (params.method ?? 'get').toUpperCase();
-      if (method !== 'GET') throw new Error('the add-on only ever sends GET');
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(params.headers ?? {})) headers[k.toLowerCase()] = String(v);
-      const record: FetchRecord = { url, headers, status: 'failed' };
-      world.fetches.push(record);
+    fetch(url: string, params: FetchParams = {}) {
+      const entry = record(url, params);
       let res: HttpResponse;
       try {
-        res = world.http.request({ method: 'GET', url, headers, responseType: 'bytes' }, { timeoutMs: 30_000 });
+        res = world.http.request(
+          { method: 'GET', url, headers: entry.headers, responseType: 'bytes' },
+          { timeoutMs: 30_000 },
+        );
       } catch {
         throw new Error(`Exception: Address unavailable: ${url}`);
       }
-      record.status = res.status;
-      const bytes = typeof res.body === 'string' ? new Uint8Array(Buffer.from(res.body)) : res.body;
-      if (res.status >= 400 && !params.muteHttpExceptions) {
-        throw new Error(`Exception: Request failed for ${new URL(url).origin} returned code ${res.status}.`);
-      }
-      const allHeaders: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) allHeaders[titleCase(k)] = v;
-      return {
-        getResponseCode: () => res.status,
-        getAllHeaders: () => ({ ...allHeaders }),
-        getHeaders: () => ({ ...allHeaders }),
-        getContent: () => toSigned(bytes),
-        getContentText: () => Buffer.from(bytes).toString('utf8'),
-      };
+      entry.status = res.status;
+      return answer(url, res, params.muteHttpExceptions);
+    },
+    /**
+     * The requests go out together and the responses come back in request order
+     * (https://developers.google.com/apps-script/reference/url-fetch/url-fetch-app#fetchAll(Object)). A request
+     * that fails on the network fails the whole call; an error status does too unless that request set
+     * `muteHttpExceptions`.
+     */
+    fetchAll(requests: (string | (FetchParams & { url: string }))[]) {
+      const batch = world.fetchAllCalls++;
+      const items = requests.map((r) => (typeof r === 'string' ? { url: r } : r));
+      const entries = items.map((r) => record(r.url, r, batch));
+      const reqs: HttpRequest[] = entries.map((e) => ({
+        method: 'GET',
+        url: e.url,
+        headers: e.headers,
+        responseType: 'bytes',
+      }));
+      const results = world.http.requestAll
+        ? world.http.requestAll(reqs, { timeoutMs: 30_000 })
+        : reqs.map((req) => {
+            try {
+              return world.http.request(req, { timeoutMs: 30_000 });
+            } catch (e) {
+              return e instanceof Error ? e : new Error(String(e));
+            }
+          });
+      results.forEach((r, i) => {
+        if (!(r instanceof Error)) entries[i]!.status = r.status;
+      });
+      const failed = results.findIndex((r) => r instanceof Error);
+      if (failed >= 0) throw new Error(`Exception: Address unavailable: ${items[failed]!.url}`);
+      return results.map((r, i) => answer(items[i]!.url, r as HttpResponse, items[i]!.muteHttpExceptions));
     },
   };
 
@@ -212,49 +291,12 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
     },
   };
 
-  const noUi = () => {
+  const noUi = (): never => {
     throw new Error('Exception: Cannot call SpreadsheetApp.getUi() from this context.');
   };
-  const rangeOf = (sheet: FakeSheet, row: number, column: number, rows: number, columns: number) => ({
-    getRow: () => row,
-    getColumn: () => column,
-    getNumRows: () => rows,
-    getNumColumns: () => columns,
-    getFormulas: () =>
-      Array.from({ length: rows }, (_, r) =>
-        Array.from({ length: columns }, (_, c) => sheet.formulas[row - 1 + r]?.[column - 1 + c] ?? ''),
-      ),
-    getFormula: () => sheet.formulas[row - 1]?.[column - 1] ?? '',
-    setFormula(formula: string) {
-      if (custom) throw new Error('Exception: You do not have permission to call setFormula');
-      for (let r = 0; r < rows; r++) {
-        for (let c = 0; c < columns; c++) {
-          sheet.formulas[row - 1 + r] ??= [];
-          const line = sheet.formulas[row - 1 + r]!;
-          line[column - 1 + c] = formula;
-          world.formulaWrites.push({ sheet: sheet.name, row: row + r, column: column + c, formula });
-        }
-      }
-      return this;
-    },
-  });
-  const sheetApi = (sheet: FakeSheet) => ({
-    getName: () => sheet.name,
-    getDataRange: () =>
-      rangeOf(sheet, 1, 1, Math.max(1, sheet.formulas.length), Math.max(1, ...sheet.formulas.map((r) => r.length))),
-    getRange: (row: number, column: number, rows = 1, columns = 1) => rangeOf(sheet, row, column, rows, columns),
-  });
-  const spreadsheet = {
-    getId: () => world.spreadsheetId,
-    getSpreadsheetTimeZone: () => world.spreadsheetTimeZone,
-    getSheets: () => world.sheets.map(sheetApi),
-    toast: (msg: string, title?: string) => {
-      if (custom) noUi();
-      world.ui.push({ kind: 'toast', detail: { msg, title } });
-    },
-  };
+  const sheets = spreadsheetGlobals(world, { readOnly: custom, noUi });
   const menu = (title: string) => {
-    const items: (string | [string, string])[] = [];
+    const items: (string | [string, string] | { submenu: string; items: unknown[] })[] = [];
     const m = {
       addItem: (caption: string, fn: string) => {
         items.push([caption, fn]);
@@ -264,7 +306,13 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
         items.push('---');
         return m;
       },
+      addSubMenu: (sub: { __items: typeof items; __title: string }) => {
+        items.push({ submenu: sub.__title, items: sub.__items });
+        return m;
+      },
       addToUi: () => world.ui.push({ kind: 'menu', detail: { title, items } }),
+      __items: items,
+      __title: title,
     };
     return m;
   };
@@ -273,19 +321,21 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
     createMenu: (title: string) => menu(title),
     showModalDialog: (html: { getContent(): string }, title: string) =>
       world.ui.push({ kind: 'dialog', detail: { title, content: html.getContent() } }),
-    showSidebar: (html: { getContent(): string }) =>
-      world.ui.push({ kind: 'sidebar', detail: { content: html.getContent() } }),
+    showSidebar: (html: { getContent(): string; getTitle(): string }) =>
+      world.ui.push({ kind: 'sidebar', detail: { title: html.getTitle(), content: html.getContent() } }),
     alert: (...args: unknown[]) => world.ui.push({ kind: 'alert', detail: args }),
   };
+  // Triggers have no UI: "Cannot call SpreadsheetApp.getUi() from this context."
   const SpreadsheetApp = {
-    getActiveSpreadsheet: () => spreadsheet,
-    getActive: () => spreadsheet,
-    getUi: () => (custom ? noUi() : ui),
-    flush: () => world.ui.push({ kind: 'flush', detail: null }),
+    ...sheets.SpreadsheetApp,
+    getActiveSpreadsheet: () => (world.documentless ? null : sheets.spreadsheet),
+    getActive: () => (world.documentless ? null : sheets.spreadsheet),
+    getUi: () => (kind === 'menu' ? ui : noUi()),
   };
 
   const htmlOutput = (content: string) => {
     let text = content;
+    let title = '';
     const out = {
       append: (s: string) => {
         text += s;
@@ -293,7 +343,11 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
       },
       setWidth: () => out,
       setHeight: () => out,
-      setTitle: () => out,
+      setTitle: (t: string) => {
+        title = t;
+        return out;
+      },
+      getTitle: () => title,
       getContent: () => text,
     };
     return out;
@@ -306,32 +360,35 @@ export function appsScriptGlobals(world: GasWorld, kind: ExecutionKind, executio
     createHtmlOutput: (html = '') => htmlOutput(html),
   };
 
-  const user = (email: string) => ({ getEmail: () => email });
+  const userApi = (email: string) => ({ getEmail: () => email });
   return {
     UrlFetchApp,
     Utilities,
     CacheService: {
-      getDocumentCache: () => cache(`doc:${world.spreadsheetId}`),
+      getDocumentCache: () => doc(() => cache(`doc:${world.spreadsheetId}`)),
       getScriptCache: () => cache('script'),
-      getUserCache: () => cache(`user:${custom ? world.owner : world.activeUser}`),
+      getUserCache: () => cache(`user:${user}`),
     },
     PropertiesService: {
-      getDocumentProperties: () => properties(`doc:${world.spreadsheetId}`),
+      getDocumentProperties: () => doc(() => properties(`doc:${world.spreadsheetId}`)),
       getScriptProperties: () => properties('script'),
-      // A custom function reads the spreadsheet owner's user properties.
-      getUserProperties: () => properties(`user:${custom ? world.owner : world.activeUser}`),
+      // A custom function reads the spreadsheet owner's user properties; a trigger its creator's.
+      getUserProperties: () => properties(`user:${user}`),
     },
     LockService: {
-      getDocumentLock: () => lock(`doc:${world.spreadsheetId}`),
+      getDocumentLock: () => doc(() => lock(`doc:${world.spreadsheetId}`)),
       getScriptLock: () => lock('script'),
-      getUserLock: () => lock(`user:${world.activeUser}`),
+      getUserLock: () => lock(`user:${user}`),
     },
     SpreadsheetApp,
+    Charts,
     HtmlService,
+    ScriptApp: scriptApp(world, kind, user),
     Session: {
       getScriptTimeZone: () => world.scriptTimeZone,
-      getActiveUser: () => user(custom ? '' : world.activeUser),
-      getEffectiveUser: () => user(custom ? world.owner : world.activeUser),
+      // A custom function runs anonymously: no email (https://developers.google.com/apps-script/reference/base/user#getEmail()).
+      getActiveUser: () => userApi(custom ? '' : user),
+      getEffectiveUser: () => userApi(custom ? '' : user),
       getTemporaryActiveUserKey: () => 'temp-key',
     },
     Logger: { log: (...a: unknown[]) => world.log.push(a.map(String).join(' ')) },
@@ -358,10 +415,35 @@ export interface Execution {
   end(): void;
 }
 
+/** `Date` of an execution whose clock is shifted: the current time comes from the host, the rest is Date. */
+const SHIFTED_DATE = `(() => {
+  const Real = Date, now = globalThis.__hostNow;
+  delete globalThis.__hostNow;
+  function ShiftedDate(...args) {
+    if (!new.target) return new Real(now()).toString();
+    return args.length ? new Real(...args) : new Real(now());
+  }
+  ShiftedDate.prototype = Real.prototype;
+  ShiftedDate.now = now;
+  ShiftedDate.UTC = Real.UTC;
+  ShiftedDate.parse = Real.parse;
+  globalThis.Date = ShiftedDate;
+})();`;
+
 /** One execution: a fresh global scope with the services, then every file of the project run in it. */
-export function startExecution(world: GasWorld, scripts: vm.Script[], kind: ExecutionKind): Execution {
+export function startExecution(
+  world: GasWorld,
+  scripts: vm.Script[],
+  kind: ExecutionKind,
+  options: { runAs?: string } = {},
+): Execution {
   const id = randomUUID();
-  const context = vm.createContext(appsScriptGlobals(world, kind, id));
+  const context = vm.createContext(appsScriptGlobals(world, kind, id, options.runAs));
+  if (world.clock) {
+    const clock = world.clock;
+    context.__hostNow = () => Date.now() + clock.offsetMs;
+    vm.runInContext(SHIFTED_DATE, context);
+  }
   for (const s of scripts) s.runInContext(context);
   return {
     context,
@@ -398,4 +480,90 @@ export function plain(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(plain);
   if (Object.prototype.toString.call(v) === '[object Date]') return new Date((v as Date).getTime());
   return v;
+}
+
+const AUTH_MODES = ['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL'] as const;
+
+/**
+ * ScriptApp with the rules Google sets for editor add-ons
+ * (https://developers.google.com/workspace/add-ons/concepts/editor-triggers): "Each add-on can only have one
+ * trigger of each type, per user, per document", and "Time-driven triggers cannot run more frequently than once
+ * per hour". `getProjectTriggers()` lists the current user's triggers only ("A given account cannot see triggers
+ * installed from a second account"). A custom function may not manage triggers.
+ */
+function scriptApp(world: GasWorld, kind: ExecutionKind, user: string) {
+  const deny = () => {
+    if (kind === 'custom') throw new Error('Exception: You do not have permission to call ScriptApp.newTrigger.');
+  };
+  const triggerApi = (t: FakeTrigger) => ({
+    getUniqueId: () => t.id,
+    getHandlerFunction: () => t.handler,
+    getEventType: () => 'CLOCK',
+    getTriggerSource: () => 'CLOCK',
+    // "For clock events this returns null."
+    getTriggerSourceId: () => null,
+    __fake: t,
+  });
+  const clockBuilder = (handler: string) => {
+    const clock: Record<string, unknown> = {};
+    const b = {
+      everyMinutes() {
+        throw new Error('Exception: Add-ons may not create time-driven triggers that run more than once an hour.');
+      },
+      everyHours(n: number) {
+        if (![1, 2, 4, 6, 8, 12].includes(n)) throw new Error('Exception: Invalid argument: everyHours');
+        clock.everyHours = n;
+        return b;
+      },
+      everyDays(n: number) {
+        clock.everyDays = n;
+        return b;
+      },
+      atHour(h: number) {
+        clock.atHour = h;
+        return b;
+      },
+      nearMinute(m: number) {
+        clock.nearMinute = m;
+        return b;
+      },
+      inTimezone(tz: string) {
+        clock.inTimezone = tz;
+        return b;
+      },
+      create() {
+        deny();
+        if (clock.everyHours === undefined && clock.everyDays === undefined) {
+          throw new Error('Exception: The trigger needs a frequency (everyHours or everyDays).');
+        }
+        if (world.triggers.some((t) => t.owner === user && t.document === world.spreadsheetId)) {
+          throw new Error(
+            'Exception: This add-on has created too many time-based triggers in this document for this Google user account.',
+          );
+        }
+        const t: FakeTrigger = { id: randomUUID(), handler, owner: user, document: world.spreadsheetId, clock };
+        world.triggers.push(t);
+        return triggerApi(t);
+      },
+    };
+    return b;
+  };
+  return {
+    AuthMode: Object.fromEntries(AUTH_MODES.map((m) => [m, m])),
+    AuthorizationStatus: { REQUIRED: 'REQUIRED', NOT_REQUIRED: 'NOT_REQUIRED' },
+    EventType: { CLOCK: 'CLOCK' },
+    getAuthorizationInfo: () => ({
+      getAuthorizationStatus: () => (world.needsAuthorization.has(user) ? 'REQUIRED' : 'NOT_REQUIRED'),
+    }),
+    newTrigger: (handler: string) => ({ timeBased: () => clockBuilder(handler) }),
+    getProjectTriggers: () => {
+      deny();
+      return world.triggers.filter((t) => t.owner === user).map(triggerApi);
+    },
+    deleteTrigger(t: { __fake: FakeTrigger }) {
+      deny();
+      if (t.__fake.owner !== user) throw new Error('Exception: You cannot delete a trigger another user created.');
+      world.triggers = world.triggers.filter((x) => x.id !== t.__fake.id);
+    },
+  };
 }

@@ -38,6 +38,10 @@ export interface Harness {
   cellWith(name: string, args: (ex: Execution) => unknown[]): { value?: unknown; error?: string };
   /** Run a menu or dialog function as its own execution. */
   menu(name: string, ...args: unknown[]): { value?: unknown; error?: string };
+  /** The same, as another user at the keyboard (an editor). */
+  menuAs(user: string, name: string, ...args: unknown[]): { value?: unknown; error?: string };
+  /** Fire every installable trigger of the spreadsheet, each as its own execution running as its creator. */
+  fireTriggers(): { trigger: string; value?: unknown; error?: string }[];
   setKey(key: string | null): void;
   setDocProp(name: string, value: string | null): void;
   /** Requests the fakes saw since the last call. */
@@ -76,14 +80,29 @@ export async function startHarness(
         ex.end();
       }
     },
-    menu(name, ...args) {
-      const ex = startExecution(world, scripts, 'menu');
+    menu: (name, ...args) => h.menuAs(world.activeUser, name, ...args),
+    menuAs(user, name, ...args) {
+      const ex = startExecution(world, scripts, 'menu', { runAs: user });
       try {
         const r = ex.call(name, ...args);
         return 'error' in r ? r : { value: plain(r.value) };
       } finally {
         ex.end();
       }
+    },
+    fireTriggers() {
+      return world.triggers
+        .filter((t) => t.document === world.spreadsheetId)
+        .map((t) => {
+          const ex = startExecution(world, scripts, 'trigger', { runAs: t.owner });
+          try {
+            // The time-driven event (https://developers.google.com/apps-script/guides/triggers/events#time-driven-events).
+            const r = ex.call(t.handler, { authMode: 'FULL', triggerUid: t.id });
+            return { trigger: t.id, ...('error' in r ? r : { value: plain(r.value) }) };
+          } finally {
+            ex.end();
+          }
+        });
     },
     setKey: (key) => backing.propsSet(`user:${world.owner}`, 'LINEN_API_KEY', key),
     setDocProp: (name, value) => backing.propsSet(`doc:${world.spreadsheetId}`, name, value),

@@ -73,26 +73,43 @@ export async function startWorkerSandbox(options: SandboxOptionsLite = {}): Prom
 
 const HTTP_WORKER = `
 const { parentPort } = require('node:worker_threads');
+async function one(req, timeoutMs) {
+  try {
+    const res = await fetch(req.url, { method: req.method, headers: req.headers, signal: AbortSignal.timeout(timeoutMs) });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const headers = {};
+    res.headers.forEach((v, k) => { headers[k] = v; });
+    return { ok: true, status: res.status, headers, bytes };
+  } catch (e) {
+    const cause = e && e.cause;
+    return { ok: false, name: e && e.name, message: String(e && e.message) + (cause ? ': ' + (cause.code || cause.message) : '') };
+  }
+}
 parentPort.once('message', ({ port }) => {
-  port.on('message', async ({ req, timeoutMs, flag }) => {
+  port.on('message', async ({ req, batch, timeoutMs, flag }) => {
     const signal = new Int32Array(flag);
-    let reply;
-    try {
-      const res = await fetch(req.url, { method: req.method, headers: req.headers, signal: AbortSignal.timeout(timeoutMs) });
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const headers = {};
-      res.headers.forEach((v, k) => { headers[k] = v; });
-      reply = { ok: true, status: res.status, headers, bytes };
-    } catch (e) {
-      const cause = e && e.cause;
-      reply = { ok: false, name: e && e.name, message: String(e && e.message) + (cause ? ': ' + (cause.code || cause.message) : '') };
-    }
+    // A batch goes out concurrently, as UrlFetchApp.fetchAll does.
+    const reply = batch ? await Promise.all(batch.map((r) => one(r, timeoutMs))) : await one(req, timeoutMs);
     port.postMessage(reply);
     Atomics.store(signal, 0, 1);
     Atomics.notify(signal, 0);
   });
 });
 `;
+
+type Reply =
+  | { ok: true; status: number; headers: Record<string, string>; bytes: Uint8Array }
+  | { ok: false; name: string; message: string };
+
+function toResponse(req: HttpRequest, msg: Reply): HttpResponse | Error {
+  if (!msg.ok) {
+    const e = new Error(msg.message);
+    e.name = msg.name === 'TimeoutError' ? 'TimeoutError' : 'FetchError';
+    return e;
+  }
+  const body = req.responseType === 'bytes' ? msg.bytes : new TextDecoder().decode(msg.bytes);
+  return { status: msg.status, headers: msg.headers, body };
+}
 
 /** A blocking HTTP transport, standing in for Apps Script's UrlFetchApp. */
 export class BlockingTransport implements SyncTransport {
@@ -108,21 +125,25 @@ export class BlockingTransport implements SyncTransport {
   }
 
   request(req: HttpRequest, options: { timeoutMs: number }): HttpResponse {
-    const flag = new SharedArrayBuffer(4);
-    this.#port.postMessage({ req, timeoutMs: options.timeoutMs, flag });
-    Atomics.wait(new Int32Array(flag), 0, 0, options.timeoutMs + 5_000);
-    const msg = receiveMessageOnPort(this.#port)?.message as
-      | { ok: true; status: number; headers: Record<string, string>; bytes: Uint8Array }
-      | { ok: false; name: string; message: string }
-      | undefined;
+    const msg = this.#ask({ req, timeoutMs: options.timeoutMs }, options.timeoutMs) as Reply | undefined;
     if (!msg) throw new Error('sync transport: no answer');
-    if (!msg.ok) {
-      const e = new Error(msg.message);
-      e.name = msg.name === 'TimeoutError' ? 'TimeoutError' : 'FetchError';
-      throw e;
-    }
-    const body = req.responseType === 'bytes' ? msg.bytes : new TextDecoder().decode(msg.bytes);
-    return { status: msg.status, headers: msg.headers, body };
+    const res = toResponse(req, msg);
+    if (res instanceof Error) throw res;
+    return res;
+  }
+
+  /** Several requests sent concurrently; each answer is the response or the failure. */
+  requestAll(reqs: HttpRequest[], options: { timeoutMs: number }): (HttpResponse | Error)[] {
+    const msgs = this.#ask({ batch: reqs, timeoutMs: options.timeoutMs }, options.timeoutMs) as Reply[] | undefined;
+    if (!msgs) throw new Error('sync transport: no answer');
+    return reqs.map((req, i) => toResponse(req, msgs[i]!));
+  }
+
+  #ask(message: Record<string, unknown>, timeoutMs: number): unknown {
+    const flag = new SharedArrayBuffer(4);
+    this.#port.postMessage({ ...message, flag });
+    Atomics.wait(new Int32Array(flag), 0, 0, timeoutMs + 5_000);
+    return receiveMessageOnPort(this.#port)?.message;
   }
 
   async close(): Promise<void> {

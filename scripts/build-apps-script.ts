@@ -133,6 +133,7 @@ export async function buildAppsScript(options: BuildAppsScriptOptions = {}): Pro
     ['appsscript.json', `${JSON.stringify(manifest, null, 2)}\n`],
     ['Settings.html', await readFile(join(ROOT, 'apps-script/src/Settings.html'), 'utf8')],
     ['Schedule.html', await readFile(join(ROOT, 'apps-script/src/Schedule.html'), 'utf8')],
+    ['Report.html', await readFile(join(ROOT, 'apps-script/src/Report.html'), 'utf8')],
     ['Help.html', helpHtml()],
   ];
   for (const [name, text] of files) await writeFile(join(outDir, name), text);

@@ -278,4 +278,11 @@ export const UI_ENTRY_POINTS: readonly { name: string; params: string[]; doc: st
   { name: 'linenSaveSchedule', params: ['schedule'], doc: 'Dialog: saves the schedule and keeps its one trigger.' },
   { name: 'linenRecordHistoryNow', params: [], doc: "Dialog: records today's history rows now." },
   { name: 'linenScheduledRun', params: ['e'], doc: 'Trigger: the hourly run that refreshes and records what is due.' },
+  { name: 'linenReportFillRate', params: [], doc: 'Menu: Insert report > Fill rate dashboard...' },
+  { name: 'linenReportAging', params: [], doc: 'Menu: Insert report > A/R aging...' },
+  { name: 'linenReportShortfalls', params: [], doc: 'Menu: Insert report > Open shortfalls...' },
+  { name: 'linenReportTickets', params: [], doc: 'Menu: Insert report > Ticket tracker...' },
+  { name: 'linenReportHistory', params: [], doc: 'Menu: Insert report > History...' },
+  { name: 'linenReportOptions', params: ['kind'], doc: 'Dialog: the customers and default dates of a report.' },
+  { name: 'linenInsertReport', params: ['report'], doc: 'Dialog: builds the report sheet.' },
 ];

@@ -13,10 +13,16 @@ export {
   linenScheduledRun,
   linenScheduleState,
 } from './schedule.ts';
+export { linenInsertReport, linenReportOptions } from './templates.ts';
 export {
   linenClearApiKey,
   linenDialogState,
   linenRefreshData,
+  linenReportAging,
+  linenReportFillRate,
+  linenReportHistory,
+  linenReportShortfalls,
+  linenReportTickets,
   linenSaveApiKey,
   linenSaveBaseUrl,
   linenShowAddressDialog,

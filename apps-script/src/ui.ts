@@ -9,6 +9,7 @@ import { defaultBaseUrl, documentProperties, PROP_BASE_URL, PROP_KEY, readSettin
 import { cellMessage } from './messages.ts';
 import { refreshSpreadsheet } from './refresh.ts';
 import { RUN_MS, scheduleCaption, showScheduleDialog } from './schedule.ts';
+import { REPORT_MENU, showReportDialog } from './templates.ts';
 import { otherKeyReason } from './whose-key.ts';
 
 /**
@@ -17,6 +18,8 @@ import { otherKeyReason } from './whose-key.ts';
  */
 export function onOpen(e?: { authMode?: unknown }): void {
   const ui = SpreadsheetApp.getUi();
+  const reports = ui.createMenu('Insert report');
+  for (const [item, fn] of REPORT_MENU) reports.addItem(item, fn);
   let caption = 'Auto-refresh...';
   if (e?.authMode !== ScriptApp.AuthMode.NONE) {
     try {
@@ -32,6 +35,7 @@ export function onOpen(e?: { authMode?: unknown }): void {
     .addItem('Refresh data', 'linenRefreshData')
     .addItem(caption, 'linenShowSchedule')
     .addItem('Record history...', 'linenShowHistory')
+    .addSubMenu(reports)
     .addSeparator()
     .addItem('Help', 'linenShowHelp')
     .addToUi();
@@ -60,6 +64,12 @@ export function linenShowSchedule(): void {
 export function linenShowHistory(): void {
   showScheduleDialog('history');
 }
+
+export const linenReportFillRate = () => showReportDialog('fillrate');
+export const linenReportAging = () => showReportDialog('aging');
+export const linenReportShortfalls = () => showReportDialog('shortfalls');
+export const linenReportTickets = () => showReportDialog('tickets');
+export const linenReportHistory = () => showReportDialog('history');
 
 export function linenShowHelp(): void {
   SpreadsheetApp.getUi().showModalDialog(

@@ -21,7 +21,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dist/apps-script', () => {
   it('holds the manifest, Code.js and the HTML files', () => {
-    expect(built.files.sort()).toEqual(['Code.js', 'Help.html', 'Schedule.html', 'Settings.html', 'appsscript.json']);
+    expect(built.files.sort()).toEqual([
+      'Code.js',
+      'Help.html',
+      'Report.html',
+      'Schedule.html',
+      'Settings.html',
+      'appsscript.json',
+    ]);
   });
 
   it('appsscript.json: V8, the five narrow scopes, the API origin as the only allowed URL', () => {

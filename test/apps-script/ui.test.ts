@@ -29,6 +29,16 @@ describe('menu', () => {
         ['Refresh data', 'linenRefreshData'],
         ['Auto-refresh...', 'linenShowSchedule'],
         ['Record history...', 'linenShowHistory'],
+        {
+          submenu: 'Insert report',
+          items: [
+            ['Fill rate dashboard...', 'linenReportFillRate'],
+            ['A/R aging...', 'linenReportAging'],
+            ['Open shortfalls...', 'linenReportShortfalls'],
+            ['Ticket tracker...', 'linenReportTickets'],
+            ['History...', 'linenReportHistory'],
+          ],
+        },
         '---',
         ['Help', 'linenShowHelp'],
       ],

@@ -1,0 +1,141 @@
+/// <reference types="google-apps-script" />
+/**
+ * Insert report: five report sheets laid out with LINEN_ formulas, formats and a native chart
+ * (templates/*.ts). The menu item opens Report.html, where the person picks the customer and the dates; the
+ * sheet is built with their key (the customer list and, for the fill-rate grid, the customer's par items),
+ * and its formulas then run like any others, with the owner's key.
+ */
+import { addDays, dayInZone, isIsoDay } from '../../shared/dates.ts';
+import type { Customer } from '../../shared/index.ts';
+import { Context } from './context.ts';
+import { HISTORY_SHEET } from './history.ts';
+import { cellMessage } from './messages.ts';
+import { buildAging } from './templates/aging.ts';
+import { buildFillRate, parItems } from './templates/fill-rate.ts';
+import { buildHistoryCharts } from './templates/history-charts.ts';
+import { newSheet, type ReportParams } from './templates/layout.ts';
+import { buildShortfalls } from './templates/shortfalls.ts';
+import { buildTickets } from './templates/tickets.ts';
+
+interface Template {
+  title: string;
+  /** The menu item's function. */
+  fn: string;
+  /** A customer must be chosen (else "All customers" is offered). */
+  customerRequired: boolean;
+  dated: boolean;
+  /** Default window in days back from yesterday. */
+  days: number;
+}
+
+export const TEMPLATES = {
+  fillrate: { title: 'Fill rate dashboard', fn: 'linenReportFillRate', customerRequired: true, dated: true, days: 30 },
+  aging: { title: 'A/R aging', fn: 'linenReportAging', customerRequired: false, dated: true, days: 0 },
+  shortfalls: { title: 'Open shortfalls', fn: 'linenReportShortfalls', customerRequired: false, dated: false, days: 0 },
+  tickets: { title: 'Ticket tracker', fn: 'linenReportTickets', customerRequired: false, dated: true, days: 90 },
+  history: { title: 'History', fn: 'linenReportHistory', customerRequired: true, dated: true, days: 90 },
+} as const satisfies Record<string, Template>;
+
+export type TemplateKind = keyof typeof TEMPLATES;
+
+/** The Insert report submenu: caption and function. */
+export const REPORT_MENU = Object.values(TEMPLATES).map((t) => [`${t.title}...`, t.fn] as const);
+
+function kindOf(input: unknown): TemplateKind {
+  if (typeof input === 'string' && Object.hasOwn(TEMPLATES, input)) return input as TemplateKind;
+  throw new Error('Choose one of the reports in the Insert report menu.');
+}
+
+export function showReportDialog(kind: TemplateKind): void {
+  const html = HtmlService.createHtmlOutputFromFile('Report')
+    .append(`<script>window.LINEN_REPORT = ${JSON.stringify(kind)};</script>`)
+    .setWidth(420)
+    .setHeight(340);
+  SpreadsheetApp.getUi().showModalDialog(html, `Insert report: ${TEMPLATES[kind].title}`);
+}
+
+export interface ReportOptions {
+  kind: TemplateKind;
+  title: string;
+  customers: { id: string; name: string }[];
+  customerRequired: boolean;
+  dated: boolean;
+  from: string;
+  to: string;
+}
+
+/** What the dialog offers: the customers this person's key sees and default dates. */
+export function linenReportOptions(input: unknown): ReportOptions {
+  const kind = kindOf(input);
+  const t: Template = TEMPLATES[kind];
+  let ctx: Context;
+  let customers: Customer[];
+  try {
+    ctx = new Context();
+    customers = ctx.customers();
+  } catch (e) {
+    throw new Error(cellMessage(e, []));
+  }
+  const yesterday = addDays(dayInZone(new Date(), ctx.settings.orgTimeZone), -1);
+  return {
+    kind,
+    title: t.title,
+    customers: customers.map((c) => ({ id: c.id, name: c.name })).sort((a, b) => a.name.localeCompare(b.name)),
+    customerRequired: t.customerRequired,
+    dated: t.dated,
+    from: t.days ? addDays(yesterday, -(t.days - 1)) : '',
+    to: t.days ? yesterday : '',
+  };
+}
+
+/** Build the report sheet; returns its name. */
+export function linenInsertReport(input: unknown): { sheet: string } {
+  const o = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  const kind = kindOf(o.kind);
+  const t: Template = TEMPLATES[kind];
+  let ctx: Context;
+  let customer: Customer | undefined;
+  try {
+    ctx = new Context();
+    if (o.customer) customer = ctx.customers().find((c) => c.id === o.customer);
+  } catch (e) {
+    throw new Error(cellMessage(e, []));
+  }
+  if (o.customer && !customer) throw new Error('That customer is not visible to your key; choose one from the list.');
+  if (t.customerRequired && !customer) throw new Error('Choose a customer.');
+  const day = (v: unknown, name: string) => {
+    const s = typeof v === 'string' ? v.trim() : '';
+    if (s === '' && kind === 'aging') return '';
+    if (!isIsoDay(s)) throw new Error(`Enter the ${name} date as YYYY-MM-DD.`);
+    return s;
+  };
+  const p: ReportParams = { customer: customer?.name ?? '', from: '', to: '' };
+  if (t.dated) {
+    p.from = day(o.from, 'from');
+    p.to = day(o.to, 'to');
+    if (p.from && p.to && p.from > p.to) throw new Error(`The from date (${p.from}) is after the to date (${p.to}).`);
+  }
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  if (kind === 'history' && !ss.getSheetByName(HISTORY_SHEET)) {
+    throw new Error('There is no history yet: record it first with Record history... in the Linen Connect menu.');
+  }
+  let items: string[] = [];
+  try {
+    // What the layout depends on is fetched before the sheet exists: a failure leaves no half-built sheet.
+    if (kind === 'fillrate') items = parItems(ctx, customer!);
+  } catch (e) {
+    throw new Error(cellMessage(e, ctx.secrets));
+  }
+  const sheet = newSheet(ss, customer ? `${t.title}: ${customer.name}` : t.title);
+  try {
+    if (kind === 'fillrate') buildFillRate(sheet, ctx.zones, customer!, items, p);
+    else if (kind === 'aging') buildAging(sheet, ctx.zones, p, customer ? 1 : ctx.customers().length);
+    else if (kind === 'shortfalls') buildShortfalls(sheet, ctx.zones, p);
+    else if (kind === 'tickets') buildTickets(sheet, ctx.zones, p);
+    else buildHistoryCharts(sheet, ctx.zones, p);
+  } catch (e) {
+    throw new Error(cellMessage(e, ctx.secrets));
+  }
+  sheet.activate();
+  return { sheet: sheet.getName() };
+}

@@ -83,6 +83,41 @@ ${fns}
 `;
 }
 
+/** Text safe inside an HTML script element: no `</script>`, no line separators JavaScript would choke on. */
+const scriptSafe = (json: string) =>
+  json
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+/**
+ * The formula builder sidebar with what it needs built in, so it costs Code.js nothing: the catalog of
+ * functions and their parameters, and formulaText (the same code the add-on writes formulas with).
+ */
+async function builderHtml(): Promise<string> {
+  const source = await readFile(join(ROOT, 'apps-script/src/FormulaBuilder.html'), 'utf8');
+  const bundled = await build({
+    entryPoints: [join(ROOT, 'apps-script/src/formula-text.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'LinenFormula',
+    platform: 'neutral',
+    target: 'es2020',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const catalog = FUNCTIONS.map((f) => ({
+    name: f.name,
+    summary: f.summary,
+    params: f.params.map((p) => ({ name: p.name, kind: p.kind, doc: p.doc, optional: p.optional === true })),
+  }));
+  const script = `<script>${bundled.outputFiles[0]!.text.trim()}\nwindow.LINEN_FUNCTIONS = ${scriptSafe(JSON.stringify(catalog))};</script>`;
+  if (!source.includes('<!-- LINEN_BUILDER_SCRIPT -->'))
+    throw new Error('FormulaBuilder.html lost its <!-- LINEN_BUILDER_SCRIPT --> marker');
+  return source.replace('<!-- LINEN_BUILDER_SCRIPT -->', () => script);
+}
+
 /** Parameter names per function: all the runtime needs of the catalog. */
 export function signatures(): Record<string, string> {
   return Object.fromEntries(FUNCTIONS.map((f) => [f.name, f.params.map((p) => p.name).join(',')]));
@@ -134,6 +169,7 @@ export async function buildAppsScript(options: BuildAppsScriptOptions = {}): Pro
     ['Settings.html', await readFile(join(ROOT, 'apps-script/src/Settings.html'), 'utf8')],
     ['Schedule.html', await readFile(join(ROOT, 'apps-script/src/Schedule.html'), 'utf8')],
     ['Report.html', await readFile(join(ROOT, 'apps-script/src/Report.html'), 'utf8')],
+    ['FormulaBuilder.html', await builderHtml()],
     ['Help.html', helpHtml()],
   ];
   for (const [name, text] of files) await writeFile(join(outDir, name), text);

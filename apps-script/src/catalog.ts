@@ -285,4 +285,9 @@ export const UI_ENTRY_POINTS: readonly { name: string; params: string[]; doc: st
   { name: 'linenReportHistory', params: [], doc: 'Menu: Insert report > History...' },
   { name: 'linenReportOptions', params: ['kind'], doc: 'Dialog: the customers and default dates of a report.' },
   { name: 'linenInsertReport', params: ['report'], doc: 'Dialog: builds the report sheet.' },
+  { name: 'linenShowBuilder', params: [], doc: 'Menu: Formula builder.' },
+  { name: 'linenBuilderCustomers', params: [], doc: 'Sidebar: the customers and their departments.' },
+  { name: 'linenBuilderItems', params: ['customerId'], doc: "Sidebar: a customer's items." },
+  { name: 'linenPreviewFormula', params: ['spec'], doc: "Sidebar: the formula's result, with your key." },
+  { name: 'linenInsertFormula', params: ['spec'], doc: 'Sidebar: writes the formula into the current cell.' },
 ];

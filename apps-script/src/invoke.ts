@@ -11,8 +11,13 @@ export function isLinenFunction(name: string): boolean {
   return Object.hasOwn(LINEN_SIGNATURES, name);
 }
 
+/** A function's parameter names, in order. */
+export function signature(name: string): string[] {
+  return (LINEN_SIGNATURES[name] ?? '').split(',').filter(Boolean);
+}
+
 export function namedArgs(name: string, args: readonly unknown[]): Record<string, unknown> {
-  const params = (LINEN_SIGNATURES[name] ?? '').split(',').filter(Boolean);
+  const params = signature(name);
   let n = args.length;
   while (n > 0 && args[n - 1] === undefined) n--;
   if (n > params.length) throw new ArgError(`Too many arguments: ${name}(${params.join(', ')}).`);

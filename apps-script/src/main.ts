@@ -8,6 +8,13 @@ import { namedArgs } from './invoke.ts';
 import { cellMessage } from './messages.ts';
 
 export {
+  linenBuilderCustomers,
+  linenBuilderItems,
+  linenInsertFormula,
+  linenPreviewFormula,
+  linenShowBuilder,
+} from './builder.ts';
+export {
   linenRecordHistoryNow,
   linenSaveSchedule,
   linenScheduledRun,

@@ -36,6 +36,7 @@ export function onOpen(e?: { authMode?: unknown }): void {
     .addItem(caption, 'linenShowSchedule')
     .addItem('Record history...', 'linenShowHistory')
     .addSubMenu(reports)
+    .addItem('Formula builder', 'linenShowBuilder')
     .addSeparator()
     .addItem('Help', 'linenShowHelp')
     .addToUi();

@@ -23,6 +23,7 @@ describe('dist/apps-script', () => {
   it('holds the manifest, Code.js and the HTML files', () => {
     expect(built.files.sort()).toEqual([
       'Code.js',
+      'FormulaBuilder.html',
       'Help.html',
       'Report.html',
       'Schedule.html',

@@ -39,6 +39,7 @@ describe('menu', () => {
             ['History...', 'linenReportHistory'],
           ],
         },
+        ['Formula builder', 'linenShowBuilder'],
         '---',
         ['Help', 'linenShowHelp'],
       ],

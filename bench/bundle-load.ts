@@ -26,18 +26,27 @@ export async function benchBundleLoad(
       http: { request: () => ({ status: 599, headers: {}, body: '' }) },
       htmlDir: dir,
     });
+    // One sample: a new global scope with the services (what every execution gets) and Code.js run in it.
     const sample = () => {
-      const t = performance.now();
-      script!.runInContext(vm.createContext(appsScriptGlobals(world, 'custom', 'load')));
-      return performance.now() - t;
+      const t0 = performance.now();
+      const context = vm.createContext(appsScriptGlobals(world, 'custom', 'load'));
+      const t1 = performance.now();
+      script!.runInContext(context);
+      return { total: performance.now() - t0, bundle: performance.now() - t1 };
     };
     for (let i = 0; i < 20; i++) sample(); // warm-up
-    const times = Array.from({ length: 200 }, sample).sort((a, b) => a - b);
-    const p50Ms = times[100]!;
-    const p95Ms = times[190]!;
+    const samples = Array.from({ length: 200 }, sample);
+    const stats = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      return { p50: sorted[100]!, p95: sorted[190]!, mean: xs.reduce((a, b) => a + b, 0) / xs.length };
+    };
+    const total = stats(samples.map((x) => x.total));
+    const bundle = stats(samples.map((x) => x.bundle));
+    const p50Ms = total.p50;
+    const p95Ms = total.p95;
     record(
       'sheets: loading Code.js per execution (new context + bundle run; target < 15 ms)',
-      `p50 ${p50Ms.toFixed(1)} ms, p95 ${p95Ms.toFixed(1)} ms (${(built.codeBytes / 1024).toFixed(1)} KiB)`,
+      `p50 ${total.p50.toFixed(1)} ms, mean ${total.mean.toFixed(1)} ms, p95 ${total.p95.toFixed(1)} ms; the bundle's own run p50 ${bundle.p50.toFixed(1)} ms (${(built.codeBytes / 1024).toFixed(1)} KiB)`,
     );
     return { codeBytes: built.codeBytes, p50Ms, p95Ms };
   } finally {

@@ -263,7 +263,14 @@ export function linenSaveSchedule(input: unknown): ScheduleState {
     for (const t of mine) ScriptApp.deleteTrigger(t);
     trigger = null;
   } else if (!trigger) {
-    trigger = ScriptApp.newTrigger(HANDLER).timeBased().everyHours(1).create().getUniqueId();
+    try {
+      trigger = ScriptApp.newTrigger(HANDLER).timeBased().everyHours(1).create().getUniqueId();
+    } catch {
+      // Add-ons get one time-driven trigger per person and spreadsheet: one from an earlier setup is in the way.
+      throw new Error(
+        'You already have a Linen Connect trigger in this spreadsheet from an earlier setup: remove it under Extensions > Apps Script > Triggers, then save again.',
+      );
+    }
   }
   props.setProperty(PROP_SCHEDULE, JSON.stringify({ ...wanted, by: on ? me : null, trigger } satisfies Schedule));
   return linenScheduleState();

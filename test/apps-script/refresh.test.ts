@@ -164,6 +164,18 @@ describe('whose key, and the one trigger', () => {
     });
     expect(h.menu('linenSaveSchedule', { refresh: 'off', hour: 6, history: false }).error).toBeUndefined();
     expect(h.world.triggers).toHaveLength(0);
+    // A trigger of mine this spreadsheet no longer knows about stands in the way of a new one (one per person).
+    h.world.triggers.push({
+      id: 'lost',
+      handler: 'linenScheduledRun',
+      owner: 'owner@example.com',
+      document: 'sheet-1',
+      clock: {},
+    });
+    expect(turnOn().error).toBe(
+      'You already have a Linen Connect trigger in this spreadsheet from an earlier setup: remove it under Extensions > Apps Script > Triggers, then save again.',
+    );
+    h.world.triggers = [];
     expect(h.menu('linenSaveSchedule', { refresh: 'weekly', hour: 6 }).error).toBe(
       'Choose how often to refresh: off, every hour, every 4 hours or daily.',
     );

@@ -95,8 +95,9 @@ export function recordHistory(o: { deadline: number }): HistoryOutcome {
   } catch (e) {
     return { status: 'failed', message: `${cellMessage(e, secrets)} No history was recorded.`, day };
   }
-  // A missing scope only blanks its columns; anything else (key, outage, a wrong answer) records nothing.
-  const failure = results.find((r) => !r.ok && !(r.error instanceof PermissionDeniedError));
+  // A missing scope only blanks the columns of a scoped listing (deliveries, signals, balances: 1 to 3); any other
+  // failure (the key, an outage, a wrong answer, no customers) records nothing.
+  const failure = results.find((r, i) => !r.ok && !(r.error instanceof PermissionDeniedError && i >= 1 && i <= 3));
   if (failure && !failure.ok) {
     const why = cellMessage(failure.error, secrets);
     return { status: 'failed', message: `${why} No history was recorded.`, day };

@@ -174,3 +174,43 @@ describe('settings dialog', () => {
     expect(await again.inputValue('#key')).toBe('');
   });
 });
+
+describe('auto-refresh dialog', () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    h.world.triggers = [];
+    expect(h.menu('linenShowSchedule').error).toBeUndefined();
+    page = await open('dialog', { width: 500, height: 520 });
+  });
+
+  it('says whose key a schedule runs with, and turns the hourly refresh on with one trigger', async () => {
+    await expect
+      .poll(() => page.locator('#key-note').textContent())
+      .toBe(
+        "Runs with the API key of whoever turns it on; formulas use the key of the spreadsheet's owner, owner@example.com, so the owner turns it on.",
+      );
+    await page.selectOption('#refresh', 'hourly');
+    await page.click('#save');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Saved.');
+    expect(await page.locator('#key-note').textContent()).toBe(
+      'Runs with the API key saved by owner@example.com (the owner, whose key the formulas use).',
+    );
+    expect(h.world.triggers.map((t) => t.owner)).toEqual(['owner@example.com']);
+  });
+
+  it("shows a failed run's message from the API as text", async () => {
+    h.setKey(DENIED_KEY);
+    try {
+      await page.click('#record-now');
+      await expect
+        .poll(() => page.locator('#status').textContent())
+        .toBe(
+          `Access denied: ${HOSTILE}: ask your linen provider for a key that includes it. No history was recorded.`,
+        );
+      await expectInert(page);
+    } finally {
+      h.setKey(KEYS.all);
+    }
+  });
+});

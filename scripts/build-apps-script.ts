@@ -4,7 +4,9 @@
  *   functions: one `@customfunction` per entry of apps-script/src/catalog.ts, with its JSDoc and parameter
  *   names, and the menu, trigger and dialog entry points. All delegate to the bundle.
  * - appsscript.json: the template with `urlFetchWhitelist` set to the API origin (env LINEN_BASE_URL).
- * - Settings.html (the key and address dialog) and Help.html (generated from the catalog).
+ * - Settings.html (the key and address dialog), Schedule.html (Auto-refresh and Record history), Report.html
+ *   (Insert report), FormulaBuilder.html (the sidebar, with the catalog and formula-text.ts built in) and
+ *   Help.html (generated from the catalog).
  *
  *   tsx scripts/build-apps-script.ts           build
  *   tsx scripts/build-apps-script.ts --push    build, then `clasp push` (needs an https LINEN_BASE_URL and .clasp.json)

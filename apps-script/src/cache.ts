@@ -161,6 +161,8 @@ export function storeListing(cache: GoogleAppsScript.Cache.Cache, scope: Scope, 
 
 /** Per-execution memo on top of CacheService. */
 const memo = new Map<string, unknown>();
+/** Whether this execution (a cell) has noted its key digest under CELLS_KEY yet. */
+let keyNoted = false;
 
 export function cacheKey(scope: Scope, request: string): string {
   return `linen:${scope.generation}:${sha256(`${scope.baseUrl}\n${scope.keyHash}\n${request}`)}`;
@@ -207,7 +209,8 @@ export function cachedRows<T extends Row>(
       throw new CachedError(message);
     }
     write(cache, key, { v: pack(rows) }, TTL_SECONDS);
-    if (scope.cell) {
+    if (scope.cell && !keyNoted) {
+      keyNoted = true;
       try {
         cache.put(CELLS_KEY, scope.keyHash, REFRESH_TTL_SECONDS);
       } catch {

@@ -281,6 +281,30 @@ describe('whose key, and the one trigger', () => {
   });
 });
 
+describe('what a refresh can foresee', () => {
+  it('reads named ranges and cells on other sheets; a call that needs Sheets itself is left to its cell', () => {
+    h.world.clock = undefined;
+    h.world.sheets = [
+      { name: 'Params', formulas: [], values: [['Customer', 'Harborview Hotel']] },
+      {
+        name: 'Report',
+        formulas: [['=LINEN_BALANCE(Customer)', "=LINEN_TICKETS('Params'!B1)", '=LINEN_SIGNALS(, , A9&"")']],
+        values: [],
+      },
+    ];
+    h.world.namedRanges = { Customer: { sheet: 'Params', a1: 'B1' } };
+    h.takeFetches();
+    expect(h.menu('linenRefreshData').value).toBe(3);
+    expect(h.takeFetches().length).toBeGreaterThan(0);
+    // Both foreseen calls read the warm cache; the third fetches for itself.
+    h.cell('LINEN_BALANCE', 'Harborview Hotel');
+    h.cell('LINEN_TICKETS', 'Harborview Hotel');
+    expect(h.takeFetches()).toHaveLength(0);
+    h.cell('LINEN_SIGNALS', undefined, undefined, 'Harborview Hotel');
+    expect(h.takeFetches()).toHaveLength(1);
+  });
+});
+
 /** The cells' cache goes cold (a new generation), as after a while. */
 function coldCells() {
   h.setDocProp('LINEN_CACHE_GENERATION', String(Math.random()));

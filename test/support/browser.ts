@@ -9,7 +9,7 @@
  * or a DOM node other than a form throws); functions whose names end in `_` are private; without a failure
  * handler a failure goes to the console. `google.script.host.close()` and `.editor.focus()` are recorded.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type BrowserContext, chromium } from 'playwright-core';
 import type { Harness } from './apps-script-harness.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
 
 const GOOGLE_SCRIPT = `(() => {
   const legal = (v) =>
@@ -178,9 +180,12 @@ export async function startHostileApi(o: {
  * network is closed: without them Chromium's background services make it refuse connections).
  */
 export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium); .ci/run does.`);
+  }
   const profile = mkdtempSync(join(tmpdir(), 'linen-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     args: [
       '--headless',

@@ -140,7 +140,17 @@ function record(outcome: RefreshOutcome | { status: 'done' | 'failed'; message: 
 export function linenScheduledRun(e?: { triggerUid?: string }): void {
   const started = Date.now();
   const props = documentProperties();
-  if (!props || !SpreadsheetApp.getActiveSpreadsheet()) return; // not in a document: nothing to refresh or record
+  if (!props) return; // not in a document: nothing to refresh, record or report to
+  if (!SpreadsheetApp.getActiveSpreadsheet()) {
+    writeStatus(props, (s) => {
+      s.refresh = {
+        at: started,
+        ok: false,
+        message: 'The scheduled run found no spreadsheet to work on; nothing was changed.',
+      };
+    });
+    return;
+  }
   const schedule = readSchedule(props);
   if (e?.triggerUid && e.triggerUid !== schedule.trigger) {
     // A trigger left from an earlier schedule, or another person's: it removes itself.

@@ -46,11 +46,15 @@ export {
 export { AsyncPaged, type Page, type PageOptions, SyncPaged, type WalkOptions } from './paged.ts';
 export { redact } from './redact.ts';
 export {
+  AGING_BUCKETS,
+  AGING_LABELS,
   type AgedInvoice,
   type Aging,
+  type AgingBucket,
   type ArCustomer,
   type ArReport,
   type ArTotal,
+  ageInvoices,
   type CustomerTicket,
   computeAr,
   computeFillRate,

@@ -337,7 +337,6 @@ export {
   type AgedInvoice,
   type AgingBucket,
   ageInvoices,
-  agingBucket,
   daysOverdue,
 } from './invoices.ts';
 export { computePoStatus, type PoStatus } from './purchase-orders.ts';

@@ -74,7 +74,9 @@ export function buildReceivablesDigest(input: ReceivablesInput): Digest {
         mine.filter((i) => !bucket || i.bucket === bucket).reduce((s, i) => s + i.balance_cents, 0),
         currency,
       );
-    const buckets = AGING_BUCKETS.filter((b) => b !== 'current').map((b) => `${bucketText(b)} ${sum(b)}`);
+    const buckets = AGING_BUCKETS.filter((b) => b !== 'current' && mine.some((i) => i.bucket === b)).map(
+      (b) => `${bucketText(b)} ${sum(b)}`,
+    );
     return `*${sum()}* overdue (${buckets.join(', ')})`;
   });
 

@@ -97,7 +97,13 @@ export async function digestFor(
   previous?: Promise<{ run?: DigestRun; shown: ShownRecord[] } | null>,
 ): Promise<Digest> {
   const today = dayInZoneOf(at, sub.timeZone);
+  const yesterday = addDays(today, -1);
   const title = titleOf(at, sub.timeZone);
+  // The kind's own listings start with the customers', not after them.
+  const invoices = sub.kind === 'receivables' ? snap.openInvoices() : null;
+  const pos = sub.kind === 'budgets' ? snap.activePurchaseOrders() : null;
+  const signals = sub.kind === 'shortfall' ? snap.signals() : null;
+  const deliveries = sub.kind === 'shortfall' ? snap.deliveriesOn(yesterday) : null;
   const [customers, prev] = await Promise.all([snap.customers(), previous ?? store.previousDigest(sub.id, at)]);
   // A subscription's runs all hold its own kind's snapshots.
   const shown = <S>() => (prev ? (prev.shown as ShownSignal<S>[]) : null);
@@ -105,7 +111,7 @@ export async function digestFor(
     case 'receivables':
       return buildReceivablesDigest({
         subscription: sub,
-        invoices: await snap.openInvoices(),
+        invoices: await invoices!,
         customers,
         asOf: today,
         previous: shown<InvoiceSnapshot>(),
@@ -114,7 +120,7 @@ export async function digestFor(
     case 'budgets':
       return buildBudgetsDigest({
         subscription: sub,
-        purchaseOrders: await snap.activePurchaseOrders(),
+        purchaseOrders: await pos!,
         customers,
         asOf: today,
         previous: shown<BudgetSnapshot>(),
@@ -134,19 +140,16 @@ export async function digestFor(
         title,
       });
     }
-    default: {
-      const yesterday = addDays(today, -1);
-      const [signals, deliveries] = await Promise.all([snap.signals(), snap.deliveriesOn(yesterday)]);
+    default:
       return buildDigest({
         subscription: sub,
-        signals,
+        signals: await signals!,
         customers,
-        deliveries,
+        deliveries: await deliveries!,
         yesterday,
         previous: shown(),
         title,
       });
-    }
   }
 }
 

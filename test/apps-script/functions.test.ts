@@ -371,7 +371,11 @@ describe('the 7 a.m. functions', () => {
     );
     const want = expectedFill(rows);
     expect(want.parMet).toBeLessThan(want.fill);
+    h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO);
+    h.takeFetches();
+    // The same cached listing as the fill rate of the customer's window: no request.
     expect(h.cell('LINEN_PARMET', 'Mercy General Hospital', FROM, TO, 'ICU').value).toBeCloseTo(want.parMet, 12);
+    expect(h.takeFetches()).toEqual([]);
     expect(h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO, 'ICU', '', 'par met').value).toBeCloseTo(
       want.parMet,
       12,

@@ -9,11 +9,13 @@ import { lastCompleteDays, lastNDays, today } from '../../shared/dates.ts';
 import {
   type CartCount,
   COUNT_STATUSES,
+  checkNotGroup,
   computeAr,
   computeFillRate,
   computePoStatus,
   computeRewashRate,
   computeShort,
+  coveredCustomers,
   daysOverdue,
   groupLocations,
   INVOICE_STATUSES,
@@ -59,6 +61,7 @@ const opt = (ctx: Context, v: unknown) => (isBlank(v) ? undefined : ctx.customer
 /** The customer's daily rows over the window (one cached listing), narrowed to a department and an item. */
 function deliveryRows(ctx: Context, a: Args) {
   const customer = ctx.customer(a.customer);
+  checkNotGroup(customer, ctx.customers());
   const w = window(ctx, a.from, a.to, true) as { from: string; to: string };
   let rows = ctx.rows('deliveries.daily', { customerId: customer.id, ...w }, (c) => c.deliveries.daily);
   if (!isBlank(a.department)) {
@@ -123,6 +126,15 @@ interface ListingOptions<V> {
   /** The allowed values of the function's `status` or `stage` argument, sent as the filter of that name. */
   status?: readonly V[];
   stage?: readonly V[];
+  /** A group customer covers its locations: every customer's rows are listed and theirs kept. */
+  groups?: boolean;
+}
+
+/** For a group customer, the ids its answers cover (itself and its locations); null for any other. */
+function groupIds(ctx: Context, a: Args): Set<string> | null {
+  const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+  if (!customer?.is_group) return null;
+  return new Set(coveredCustomers(customer, ctx.customers()).map((c) => c.id));
 }
 
 /**
@@ -142,7 +154,10 @@ function listing<T extends Record<string, unknown>, V extends string = never>(
         const filters: Filters<V> = o.dated === false ? { customerId: opt(ctx, a.customer) } : dated(ctx, a);
         if (o.status) filters.status = choice(a.status, 'status', o.status);
         if (o.stage) filters.stage = choice(a.stage, 'stage', o.stage);
-        return grid(ctx, ctx.rows(name, filters, list), columns);
+        const covered = o.groups ? groupIds(ctx, a) : null;
+        if (covered) delete filters.customerId;
+        const rows = ctx.rows(name, filters, list);
+        return grid(ctx, covered ? rows.filter((r) => covered.has(r.customer_id as string)) : rows, columns);
       },
   };
 }
@@ -210,6 +225,7 @@ export const IMPLS: Record<string, Impl> = {
 
   LINEN_SHORT(ctx, a) {
     const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+    if (customer) checkNotGroup(customer, ctx.customers());
     let unitIds: Set<string> | undefined;
     if (!isBlank(a.department)) {
       if (!customer) throw new ArgError('Give the customer of the department or unit.');
@@ -242,6 +258,7 @@ export const IMPLS: Record<string, Impl> = {
 
   LINEN_REWASH_RATE(ctx, a) {
     const customer = ctx.customer(a.customer);
+    checkNotGroup(customer, ctx.customers());
     const given = window(ctx, a.from, a.to, false);
     if ((given.from === undefined) !== (given.to === undefined))
       throw new ArgError('Give both from and to, or neither for the last 30 whole days.');
@@ -313,11 +330,10 @@ export const IMPLS: Record<string, Impl> = {
   LINEN_PO_STATUS(ctx, a) {
     const status = choice(a.status, 'status', PO_STATUSES) ?? 'active';
     const tz = ctx.settings.orgTimeZone;
-    const rows = ctx.rows(
-      'purchaseOrders.list',
-      { customerId: opt(ctx, a.customer), status },
-      (c) => c.purchaseOrders.list,
-    );
+    const covered = groupIds(ctx, a);
+    const customerId = covered ? undefined : opt(ctx, a.customer);
+    const listed = ctx.rows('purchaseOrders.list', { customerId, status }, (c) => c.purchaseOrders.list);
+    const rows = covered ? listed.filter((p) => covered.has(p.customer_id)) : listed;
     return grid(ctx, computePoStatus(rows, today(tz), tz), [
       col.value('po_number', 'PO number'),
       col.label('status'),
@@ -638,7 +654,7 @@ export const IMPLS: Record<string, Impl> = {
     col.time('consumed_by_manifest.delivered_at', 'Consumed on'),
   ]),
 
-  LINEN_INVOICES: listing('invoices.list', (c) => c.invoices.list, { status: INVOICE_STATUSES }).columns([
+  LINEN_INVOICES: listing('invoices.list', (c) => c.invoices.list, { status: INVOICE_STATUSES, groups: true }).columns([
     'invoice_number',
     col.label('status'),
     col.customer('customer_id'),
@@ -666,7 +682,10 @@ export const IMPLS: Record<string, Impl> = {
     col.computed('Invoices', (r) => r.allocations.map((x) => x.invoice_number ?? '(another customer)').join(', ')),
   ]),
 
-  LINEN_PURCHASE_ORDERS: listing('purchaseOrders.list', (c) => c.purchaseOrders.list, { status: PO_STATUSES }).columns([
+  LINEN_PURCHASE_ORDERS: listing('purchaseOrders.list', (c) => c.purchaseOrders.list, {
+    status: PO_STATUSES,
+    groups: true,
+  }).columns([
     col.value('po_number', 'PO number'),
     col.label('status'),
     col.customer('customer_id'),
@@ -700,7 +719,7 @@ export const IMPLS: Record<string, Impl> = {
     const w = window(ctx, a.from, a.to, false);
     const status = choice(a.status, 'status', TICKET_STATUSES);
     // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.
-    const tickets = (customer ? [customer] : ctx.customers())
+    const tickets = (customer ? coveredCustomers(customer, ctx.customers()) : ctx.customers())
       .flatMap((c) =>
         tagTickets(
           c.id,

@@ -77,6 +77,24 @@ function guard<A extends unknown[], T>(name: string, fn: (...args: A) => CallDef
   };
 }
 
+/** One customer (`customerId`), or several (`customerIds`: a group and its locations); neither: every one. */
+interface CustomersParams {
+  customerId?: string | undefined;
+  customerIds?: readonly string[] | undefined;
+}
+
+/** The API filter for one customer; for several, every customer's rows kept to theirs. */
+function customerFilter(params: CustomersParams): {
+  customerId: string | undefined;
+  keep: <T extends { customer_id: string }>(rows: T[]) => T[];
+} {
+  const ids = params.customerIds;
+  if (!ids || ids.length === 0) return { customerId: params.customerId, keep: (rows) => rows };
+  if (ids.length === 1) return { customerId: ids[0], keep: (rows) => rows };
+  const set = new Set(ids);
+  return { customerId: undefined, keep: (rows) => rows.filter((r) => set.has(r.customer_id)) };
+}
+
 /** The org-local day a report is "as of": the one given, else today. */
 function dayOf(ctx: ResourceContext, asOf: DateInput | undefined): string {
   return asOf === undefined ? today(ctx.timeZone, ctx.clock()) : toIsoDay(asOf, ctx.timeZone, 'asOf');
@@ -242,20 +260,20 @@ export function defineReports(ctx: ResourceContext, api: Api) {
       });
     }),
 
-    /** Purchase orders (active ones by default) with remaining and spent shares and days to expiry. */
+    /**
+     * Purchase orders (active ones by default) with remaining and spent shares and days to expiry. `customerIds`
+     * (a group and its locations) lists every customer's and keeps theirs.
+     */
     purchaseOrders: guard(
       'purchaseOrders',
       (
-        params: {
-          customerId?: string | undefined;
-          status?: PoStatusFilter | undefined;
-          asOf?: DateInput | undefined;
-        } = {},
+        params: CustomersParams & { status?: PoStatusFilter | undefined; asOf?: DateInput | undefined } = {},
       ): CallDef<PoStatus[]> => {
         const asOf = dayOf(ctx, params.asOf);
-        const list = api.purchaseOrders.list({ customerId: params.customerId, status: params.status ?? 'active' });
+        const { customerId, keep } = customerFilter(params);
+        const list = api.purchaseOrders.list({ customerId, status: params.status ?? 'active' });
         return report('report purchaseOrders', function* (budget) {
-          return computePoStatus(yield* collect(list, budget), asOf, ctx.timeZone);
+          return computePoStatus(keep(yield* collect(list, budget)), asOf, ctx.timeZone);
         });
       },
     ),
@@ -263,14 +281,15 @@ export function defineReports(ctx: ResourceContext, api: Api) {
     /** Open invoices (sent and partially paid) with their days overdue, most overdue first. */
     openInvoices: guard(
       'openInvoices',
-      (params: { customerId?: string | undefined; asOf?: DateInput | undefined } = {}): CallDef<AgedInvoice[]> => {
+      (params: CustomersParams & { asOf?: DateInput | undefined } = {}): CallDef<AgedInvoice[]> => {
         const asOf = dayOf(ctx, params.asOf);
-        const sent = api.invoices.list({ customerId: params.customerId, status: 'sent' });
-        const partial = api.invoices.list({ customerId: params.customerId, status: 'partially_paid' });
+        const { customerId, keep } = customerFilter(params);
+        const sent = api.invoices.list({ customerId, status: 'sent' });
+        const partial = api.invoices.list({ customerId, status: 'partially_paid' });
         return report('report openInvoices', function* (budget) {
           const open = [...(yield* collect(sent, budget)), ...(yield* collect(partial, budget))];
           return ageInvoices(
-            open.filter((i) => i.balance_cents > 0),
+            keep(open).filter((i) => i.balance_cents > 0),
             asOf,
             ctx.timeZone,
           );
@@ -330,7 +349,7 @@ export function defineReports(ctx: ResourceContext, api: Api) {
 
 export type { Aging, ArCustomer, ArTotal } from './ar.ts';
 export type { FillRateBucket } from './fill-rate.ts';
-export { groupLocations } from './groups.ts';
+export { checkNotGroup, coveredCustomers, groupLocations } from './groups.ts';
 export {
   AGING_BUCKETS,
   AGING_LABELS,

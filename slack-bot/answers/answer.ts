@@ -4,7 +4,7 @@
  */
 import { lastCompleteDays } from '../../shared/dates.ts';
 import { InvalidParamsError, NotFoundError } from '../../shared/errors.ts';
-import { OPEN_TICKET_STATUSES, signalsOfKind } from '../../shared/reports/index.ts';
+import { checkNotGroup, coveredCustomers, OPEN_TICKET_STATUSES, signalsOfKind } from '../../shared/reports/index.ts';
 import { resolveCustomerFrom } from '../../shared/reports/lookup.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import type { Message } from '../blocks/kit.ts';
@@ -84,6 +84,11 @@ async function customerFor(ctx: AnswerContext, cmd: Command, input: string): Pro
         : errorMessage(`No customer named “${r.input}” is visible to this workspace's key.`),
     ),
   };
+}
+
+/** The ids an answer about `customer` covers (a group's locations with it); undefined: every customer. */
+async function covered(ctx: AnswerContext, customer: Customer | undefined): Promise<string[] | undefined> {
+  return customer ? coveredCustomers(customer, await ctx.linen.customers()).map((c) => c.id) : undefined;
 }
 
 /**
@@ -177,7 +182,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       }
       // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.
       const tickets = await ctx.linen.client.reports.tickets({
-        customerIds: customer ? [customer.id] : customers.map((c) => c.id),
+        customerIds: (customer ? coveredCustomers(customer, customers) : customers).map((c) => c.id),
         statuses: cmd.status === 'open' ? OPEN_TICKET_STATUSES : [cmd.status],
       });
       return data(
@@ -192,6 +197,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       const r = await customerFor(ctx, cmd, cmd.customer);
       if ('answer' in r) return r.answer;
       const customer = r.customer;
+      checkNotGroup(customer, await ctx.linen.customers());
       let department: { id: string; name: string } | undefined;
       if (cmd.department) {
         const q = cmd.department.trim().toLowerCase();
@@ -232,6 +238,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         if ('answer' in r) return r.answer;
         customer = r.customer;
         place = r.place ?? place;
+        checkNotGroup(customer, await ctx.linen.customers());
       }
       const [report, customers] = await Promise.all([
         ctx.linen.client.reports.shortToday({ customerId: customer?.id, place, asOf: now }),
@@ -248,6 +255,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
     case 'rewash': {
       const r = await customerFor(ctx, cmd, cmd.customer);
       if ('answer' in r) return r.answer;
+      checkNotGroup(r.customer, await ctx.linen.customers());
       const window = 'days' in cmd.window ? lastCompleteDays(cmd.window.days, tz, now) : cmd.window;
       const report = await ctx.linen.client.reports.rewashRate({ customerId: r.customer.id, ...window });
       return data(rewashMessage(report, { customerName: r.customer.name }));
@@ -285,7 +293,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         customer = r.customer;
       }
       const [pos, customers] = await Promise.all([
-        ctx.linen.client.reports.purchaseOrders({ customerId: customer?.id, asOf: now }),
+        ctx.linen.client.reports.purchaseOrders({ customerIds: await covered(ctx, customer), asOf: now }),
         ctx.linen.customers(),
       ]);
       return data(
@@ -305,7 +313,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         customer = r.customer;
       }
       const [invoices, customers] = await Promise.all([
-        ctx.linen.client.reports.openInvoices({ customerId: customer?.id, asOf: now }),
+        ctx.linen.client.reports.openInvoices({ customerIds: await covered(ctx, customer), asOf: now }),
         ctx.linen.customers(),
       ]);
       return data(

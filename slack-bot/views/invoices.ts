@@ -51,9 +51,11 @@ export function invoicesMessage(invoices: readonly AgedInvoice[], opts: Invoices
     );
   }
   const { shown, more } = take(shownAll, MAX_LISTED_INVOICES);
+  // One customer asked for names none per line, unless it is a group covering several.
+  const several = !opts.customerName || new Set(shownAll.map((i) => i.customer_id)).size > 1;
   shown.forEach((inv, idx) => {
     const who = [
-      opts.customerName ? null : opts.customerNames.get(inv.customer_id),
+      several ? opts.customerNames.get(inv.customer_id) : null,
       inv.department_id ? (opts.departmentNames.get(inv.department_id) ?? inv.department_id) : 'all departments',
     ]
       .filter(Boolean)

@@ -22,9 +22,10 @@ export interface PoViewOptions {
   customerName?: string | undefined;
 }
 
-export function poLine(p: PoStatus, opts: PoViewOptions): string {
+export function poLine(p: PoStatus, opts: PoViewOptions & { several?: boolean }): string {
   const low = p.remainingShare !== null && p.remainingShare < LOW_BUDGET_SHARE;
-  const who = opts.customerName ? '' : ` · ${escLine(opts.customerNames.get(p.customer_id) ?? p.customer_id)}`;
+  const who =
+    opts.customerName && !opts.several ? '' : ` · ${escLine(opts.customerNames.get(p.customer_id) ?? p.customer_id)}`;
   return `${low ? ':warning: ' : ''}${bold(escLine(p.po_number))}${who}: *${money(p.remaining_cents, p.currency)} left* of ${money(p.total_cents, p.currency)} (${pct(p.spentShare)} spent) · ${expiryText(p.daysToExpiry)} (${dayInZone(new Date(p.expires_at), opts.timeZone)})`;
 }
 
@@ -36,7 +37,8 @@ export function poMessage(pos: readonly PoStatus[], opts: PoViewOptions): Messag
     return { text: 'No active purchase orders.', blocks };
   }
   const { shown, more } = take(pos, MAX_POS);
-  const lines = shown.map((p) => poLine(p, opts));
+  const several = new Set(pos.map((p) => p.customer_id)).size > 1;
+  const lines = shown.map((p) => poLine(p, { ...opts, several }));
   if (more) lines.push(moreLine(more, 'purchase orders'));
   for (const chunk of chunkLines(lines)) blocks.push(section(chunk));
   const low = pos.filter((p) => p.remainingShare !== null && p.remainingShare < LOW_BUDGET_SHARE).length;

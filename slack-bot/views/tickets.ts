@@ -95,8 +95,10 @@ export function ticketsMessage(
     a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.ticket_number.localeCompare(b.ticket_number),
   );
   const { shown, more } = take(sorted, MAX_TICKETS);
+  // One customer asked for names none per line, unless it is a group covering several.
+  const several = !opts.customerName || new Set(tickets.map((t) => t.customerId)).size > 1;
   const lines = shown.map((t) =>
-    ticketLine(t, timeZone, opts.customerName || !t.customerId ? undefined : opts.customerNames?.get(t.customerId)),
+    ticketLine(t, timeZone, several && t.customerId ? opts.customerNames?.get(t.customerId) : undefined),
   );
   if (more) lines.push(moreLine(more, 'tickets'));
   for (const chunk of chunkLines(lines)) blocks.push(section(chunk));

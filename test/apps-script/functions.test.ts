@@ -429,6 +429,23 @@ describe('the 7 a.m. functions', () => {
     expect(h.cell('LINEN_BALANCE', group.name).value).toBeCloseTo(owed / 100, 6);
   });
 
+  it('a group covers its locations in LINEN_INVOICES and LINEN_TICKETS; deliveries are asked of a location', () => {
+    const group = d.customers.find((c) => c.is_group)!;
+    const ids = [group.id, ...expectedLocations(d, group.id).map((l) => l.id)];
+    const sent = table(h.cell('LINEN_INVOICES', group.name, '', '', 'sent')).rows;
+    expect(sent.map((r) => r[0]).sort()).toEqual(
+      d.invoices
+        .filter((i) => ids.includes(i.customer_id) && i.status === 'sent')
+        .map((i) => i.invoice_number)
+        .sort(),
+    );
+    const tickets = table(h.cell('LINEN_TICKETS', group.name)).rows;
+    expect(tickets.length).toBe(d.tickets.filter((t) => ids.includes(t.customer_id)).length);
+    expect(h.cell('LINEN_FILLRATE', group.name, FROM, TO).error).toMatch(
+      new RegExp(`^${group.name} is a group, supplied and billed through its locations: ask for one of them \\(`),
+    );
+  });
+
   it('LINEN_INVOICES: the department and the days overdue of each invoice', () => {
     const { value, days } = around(() => h.cell('LINEN_INVOICES', '', '', '', 'sent'));
     const { header, rows } = table(value);

@@ -60,6 +60,34 @@ describe('fixed answers', () => {
     expect(allText(asked)).not.toContain(`*${group.name}*: *$0.00* open`);
   });
 
+  it('a group covers its locations: its invoices and tickets are theirs too; its deliveries are asked of them', async () => {
+    const d = h.sandbox.data;
+    const group = d.customers.find((c) => c.is_group)!;
+    const ids = [group.id, ...expectedLocations(d, group.id).map((l) => l.id)];
+    const open = d.invoices.filter(
+      (i) => ids.includes(i.customer_id) && ['sent', 'partially_paid'].includes(i.status) && i.balance_cents > 0,
+    );
+    const inv = allText(await bot.ask(`invoices ${group.name}`));
+    expect(inv).toContain(`Open invoices: ${open.length}.`);
+    for (const i of open)
+      expect(inv).toContain(`*${i.invoice_number}* · ${esc(d.customers.find((c) => c.id === i.customer_id)!.name)}`);
+    const mine = d.tickets.filter(
+      (t) => ids.includes(t.customer_id) && ['new', 'acknowledged', 'in_progress'].includes(t.status),
+    );
+    expect(mine.some((t) => t.customer_id === group.id)).toBe(true);
+    const tickets = allText(await bot.ask(`tickets ${group.name}`));
+    expect(tickets).toContain(`${mine.length} ticket`);
+    for (const t of mine)
+      expect(tickets).toContain(`*${t.ticket_number}* · ${esc(d.customers.find((c) => c.id === t.customer_id)!.name)}`);
+    const names = expectedLocations(d, group.id)
+      .map((l) => l.name)
+      .join(', ');
+    for (const q of [`fillrate ${group.name}`, `rewash ${group.name}`, `short "${group.name}"`])
+      expect(allText(await bot.ask(q))).toContain(
+        `${group.name} is a group, supplied and billed through its locations: ask for one of them (${names}).`,
+      );
+  });
+
   it('signals <unknown kind>: says so and lists the kinds, including those the API reports', async () => {
     const t = allText(await bot.ask('signals bogus_kind'));
     expect(t).toContain(

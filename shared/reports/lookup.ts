@@ -13,24 +13,29 @@ import { type QualityTicket, TICKET_STATUS_LABELS } from '../schemas/quality.ts'
 export interface NumberFormat {
   prefix: string;
   digits: number;
-  /** How it is named in messages, with an example: `ticket number like TKT-26-00417`. */
+  /** How it is named in messages, article included, with an example: `a ticket number like TKT-26-00417`. */
   what: string;
   example: string;
 }
 
-export const TICKET_NUMBER: NumberFormat = { prefix: 'TKT', digits: 5, what: 'ticket number', example: 'TKT-26-00417' };
+export const TICKET_NUMBER: NumberFormat = {
+  prefix: 'TKT',
+  digits: 5,
+  what: 'a ticket number',
+  example: 'TKT-26-00417',
+};
 export const MANIFEST_NUMBER: NumberFormat = {
   prefix: 'MAN',
   digits: 6,
-  what: 'manifest number',
+  what: 'a manifest number',
   example: 'MAN-26-033570',
 };
-export const ORDER_NUMBER: NumberFormat = { prefix: 'DS', digits: 5, what: 'order number', example: 'DS-26-01234' };
+export const ORDER_NUMBER: NumberFormat = { prefix: 'DS', digits: 5, what: 'an order number', example: 'DS-26-01234' };
 
 /** Normalize `man-26-33570` / ` MAN-26-033570 ` to `MAN-26-033570`; throws on anything else. */
 export function parseDisplayNumber(input: string, format: NumberFormat): { number: string; year: number } {
   const m = new RegExp(`^\\s*${format.prefix}-(\\d{2})-(\\d{1,${format.digits}})\\s*$`, 'i').exec(String(input));
-  if (!m) throw new InvalidParamsError({ message: `"${input}" is not a ${format.what} like ${format.example}` });
+  if (!m) throw new InvalidParamsError({ message: `"${input}" is not ${format.what} like ${format.example}` });
   return { number: `${format.prefix}-${m[1]}-${m[2]!.padStart(format.digits, '0')}`, year: 2000 + Number(m[1]) };
 }
 

@@ -150,11 +150,11 @@ function parseNumberArg(
   format: NumberFormat,
 ): { number: string; rest: string[] } | Command {
   if (args.length === 0)
-    return { kind: 'usage', subcommand: sub, problem: `Give a ${format.what}, like ${format.example}.` };
+    return { kind: 'usage', subcommand: sub, problem: `Give ${format.what}, like ${format.example}.` };
   try {
     return { number: parseDisplayNumber(args[0]!, format).number, rest: args.slice(1) };
   } catch {
-    return { kind: 'usage', subcommand: sub, problem: `"${args[0]}" is not a ${format.what} like ${format.example}.` };
+    return { kind: 'usage', subcommand: sub, problem: `"${args[0]}" is not ${format.what} like ${format.example}.` };
   }
 }
 

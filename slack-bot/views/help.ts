@@ -64,7 +64,7 @@ const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string;
   order: {
     syntax: 'order <DS-YY-#####>',
     what: 'A direct-sales order with its lines, charges and totals.',
-    examples: ['order DS-26-01234'],
+    examples: ['order DS-26-01622'],
   },
   digest: {
     syntax:

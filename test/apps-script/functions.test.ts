@@ -560,6 +560,6 @@ describe('the 7 a.m. functions', () => {
     );
     expect(rows.find((r) => r[col('Line')] === 'subtotal')![col('Amount ($)')]).toBeCloseTo(o.subtotal_cents / 100, 6);
     expect(rows.at(-1)![col('Amount ($)')]).toBeCloseTo(o.total_cents / 100, 6);
-    expect(h.cell('LINEN_ORDER', 'DS-26').error).toBe('"DS-26" is not a order number like DS-26-01234.');
+    expect(h.cell('LINEN_ORDER', 'DS-26').error).toBe('"DS-26" is not an order number like DS-26-01234.');
   });
 });

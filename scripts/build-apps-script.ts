@@ -23,6 +23,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** A placeholder: set LINEN_BASE_URL to your provider's address when building for deployment. */
 export const DEFAULT_BASE_URL = 'https://api.example.com/v1';
 export const GLOBAL_NAME = 'LinenAddon';
+/** Code.js budget: 120 KB since scheduled refresh, history, reports and the 7 a.m. functions (par met, short today, ...). */
 export const MAX_CODE_BYTES = 120 * 1024;
 
 export interface BuildAppsScriptOptions {

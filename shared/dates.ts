@@ -81,6 +81,15 @@ export function lastNDays(n: number, timeZone: string, now: Date = new Date()): 
   return { from: addDays(to, -(n - 1)), to };
 }
 
+/**
+ * The last `n` whole org-local days, ending yesterday: today is only partly delivered, so a default window
+ * leaves it out. `lastCompleteDays(7)` on a Tuesday runs Tuesday a week ago..Monday.
+ */
+export function lastCompleteDays(n: number, timeZone: string, now: Date = new Date()): DayWindow {
+  const w = lastNDays(n, timeZone, now);
+  return { from: addDays(w.from, -1), to: addDays(w.to, -1) };
+}
+
 /** Today, org-local. */
 export function today(timeZone: string, now: Date = new Date()): string {
   return dayInZone(now, timeZone);

@@ -49,10 +49,75 @@ const item = text('item', 'Item name or id; blank: all.');
 export const FUNCTIONS: readonly FunctionSpec[] = [
   {
     name: 'LINEN_FILLRATE',
-    summary: 'Fill rate: pieces delivered / daily par.',
-    params: [customer(), from(), to(), department, item],
+    summary: 'Fill rate: pieces delivered / daily par (or par met, with measure "par_met").',
+    params: [
+      customer(),
+      from(),
+      to(),
+      department,
+      item,
+      text('measure', '"fill" (default): delivered / par; "par_met": over-fill earns nothing.'),
+    ],
     returns: 'A fraction (0.93 is 93 %); empty without a pieces par.',
     example: '=LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31", "ICU")',
+  },
+  {
+    name: 'LINEN_PARMET',
+    summary: 'Par met: pieces that counted toward par / daily par; over-fill earns nothing.',
+    params: [customer(), from(), to(), department, item],
+    returns: 'A fraction (0.88 is 88 %); empty without a pieces par.',
+    example: '=LINEN_PARMET("Mercy General Hospital", "2026-10-01", "2026-10-31", "ICU")',
+  },
+  {
+    name: 'LINEN_SHORT',
+    summary: 'Short today: what is missing now, from the latest cart counts.',
+    params: [customer(true), text('department', 'Department or unit name or id (give the customer); blank: all.')],
+    returns: 'A table, worst first: Customer, Unit, Item, Required, Delivered, Missing, Carts, Counted, Count status.',
+    example: '=LINEN_SHORT("Mercy General Hospital", "ICU")',
+  },
+  {
+    name: 'LINEN_REWASH_RATE',
+    summary: 'Rewash pounds as a share of soil pounds.',
+    params: [
+      customer(),
+      {
+        name: 'from',
+        kind: 'date',
+        doc: 'First day (date or YYYY-MM-DD); from and to blank: the last 30 whole days.',
+        optional: true,
+      },
+      { name: 'to', kind: 'date', doc: 'Last day (date or YYYY-MM-DD).', optional: true },
+      text('fault', 'blank: all rewash; "soil" or "processing_error" (the laundry\'s, the basis of a credit).'),
+    ],
+    returns: 'A fraction (0.012 is 1.2 %); a split the organization hides says so.',
+    example: '=LINEN_REWASH_RATE("Mercy General Hospital", "2026-10-01", "2026-10-31", "processing_error")',
+  },
+  {
+    name: 'LINEN_MANIFEST',
+    summary: 'Proof of delivery of a manifest, one row per bin.',
+    params: [
+      { name: 'manifest_number', kind: 'text', doc: 'The manifest number, e.g. "MAN-26-033570".' },
+      customer(true),
+    ],
+    returns:
+      'A table: Manifest, Customer, Department, Status, Delivered, Signed by, Signer title, Signed at, Side, Content, Bin ticket, Gross (lb), Tare (lb), Net (lb), Items, Held rewash (lb), Held status, Soil rewash (lb), Error rewash (lb), Rewash of, Rewash children; every manifest the number matches.',
+    example: '=LINEN_MANIFEST("MAN-26-033570")',
+  },
+  {
+    name: 'LINEN_PO_STATUS',
+    summary: 'Purchase-order budgets: left, spent and days to expiry.',
+    params: [customer(true), text('status', 'pending, active, closed or cancelled; blank: active.')],
+    returns:
+      'A table, least left first: PO number, Status, Customer, Total, Spent, Remaining, Remaining share, Spent share, Expires, Days to expiry, Currency.',
+    example: '=LINEN_PO_STATUS()',
+  },
+  {
+    name: 'LINEN_ORDER',
+    summary: 'A direct-sales order with its lines and charges.',
+    params: [{ name: 'order_number', kind: 'text', doc: 'The order number, e.g. "DS-26-01622".' }],
+    returns:
+      'A table: Order, Stage, Customer, Line, SKU, Description, Size, Color, Quantity, Unit price ($), Amount ($); charges, subtotal and total rows.',
+    example: '=LINEN_ORDER("DS-26-01622")',
   },
   {
     name: 'LINEN_DELIVERIES',
@@ -65,7 +130,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     name: 'LINEN_BALANCE',
     summary: 'Outstanding balance in dollars.',
     params: [customer(true)],
-    returns: 'Dollars (a Currency/Balance table when currencies differ).',
+    returns: "Dollars (a Currency/Balance table when currencies differ); a group's is its locations' total.",
     example: '=LINEN_BALANCE("Mercy General Hospital")',
   },
   {
@@ -73,7 +138,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     summary: 'Receivables aging per customer.',
     params: [customer(true)],
     returns:
-      'A table: Customer, Currency, Current, 1-30 days, 31-60 days, 61+ days, Balance (dollars), with a total row per currency when several customers are shown.',
+      "A table: Customer, Currency, Current, 1-30 days, 31-60 days, 61+ days, Balance (dollars), with a total row per currency when several customers are shown; a group shows its locations' totals, billed per location.",
     example: '=LINEN_AGING()',
   },
   {
@@ -89,7 +154,10 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     name: 'LINEN_SIGNALS',
     summary: 'Inventory signals (nightly advisories).',
     params: [
-      text('kind', 'Signal kind, e.g. "shortfall_streak"; blank: all.'),
+      text(
+        'kind',
+        'Signal kind, e.g. "shortfall_streak", or "shortfall" (streaks and circulation breaches); blank: all.',
+      ),
       text('status', 'open, acknowledged, dismissed or resolved; blank for open and acknowledged.'),
       customer(true),
     ],
@@ -203,7 +271,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     summary: 'Invoices (window: issue day).',
     params: [customer(true), from(true), to(true), text('status', 'sent, partially_paid or paid; blank: all.')],
     returns:
-      'A table: Invoice, Status, Customer, Issued, Due, Paid, Subtotal, Surcharges, Tax, Total, Balance, Currency (amounts in dollars).',
+      'A table: Invoice, Status, Customer, Department, Issued, Due, Days overdue, Paid, Subtotal, Surcharges, Tax, Total, Balance, Currency (amounts in dollars).',
     example: '=LINEN_INVOICES("Mercy General Hospital", , , "sent")',
   },
   {
@@ -244,7 +312,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       text('status', 'new, acknowledged, in_progress, resolved or verified; blank: all.'),
     ],
     returns:
-      'A table: Ticket, Status, Kind, Subject, Created, Acknowledged, Resolved, Last correspondence, Resolution.',
+      'A table: Ticket, Customer, Status, Kind, Subject, Created, Acknowledged, Resolved, Last correspondence, Resolution.',
     example: '=LINEN_TICKETS("Mercy General Hospital")',
   },
   {

@@ -93,6 +93,23 @@ export class Context {
     );
   }
 
+  /**
+   * Rows `fetch` computes (a walk kept to what matches, a resource by id), cached like a listing under `name` and
+   * `params`: `ctx.cached('orders.get', { id }, (c) => [c.orders.get(id)])`.
+   */
+  cached<T extends Record<string, unknown>>(
+    name: string,
+    params: Record<string, unknown>,
+    fetch: (client: LinenApiSync) => T[],
+  ): T[] {
+    return cachedRows(
+      this.scope_,
+      `${name} ${JSON.stringify(params)}`,
+      () => fetch(this.client),
+      (e) => ({ message: cellMessage(e, this.secrets), cache: worthCaching(e) }),
+    );
+  }
+
   customers(): Customer[] {
     return this.rows('customers.list', {}, (c) => c.customers.list);
   }

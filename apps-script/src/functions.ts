@@ -5,27 +5,48 @@
  * to the customer's cached rows so a grid of cells over one customer and window shares a single listing.
  */
 
-import { lastNDays } from '../../shared/dates.ts';
+import { lastCompleteDays, lastNDays, today } from '../../shared/dates.ts';
 import {
   type CartCount,
   COUNT_STATUSES,
+  checkNotGroup,
   computeAr,
   computeFillRate,
+  computePoStatus,
+  computeRewashRate,
+  computeShort,
+  coveredCustomers,
+  daysOverdue,
+  groupLocations,
   INVOICE_STATUSES,
   type LinenApiSync,
   MANIFEST_STATUSES,
   MANIFEST_TYPES,
+  type ManifestDetail,
   type NewLinenInjection,
+  newestFirst,
   ORDER_STAGES,
+  type OrderDetail,
   PO_STATUSES,
   parseTicketNumber,
   REWASH_STATUSES,
   SIGNAL_STATUSES,
   type SyncPaged,
+  signalsOfKind,
   TICKET_STATUSES,
+  tagTickets,
   ticketStatusLabel,
+  unitsOfPlace,
 } from '../../shared/index.ts';
-import { ticketWindow } from '../../shared/reports/lookup.ts';
+import {
+  MANIFEST_NUMBER,
+  manifestWindow,
+  ORDER_NUMBER,
+  orderWindow,
+  parseDisplayNumber,
+  ticketWindow,
+  UNDELIVERED_STATUSES,
+} from '../../shared/reports/lookup.ts';
 import * as col from './columns.ts';
 import { type Columns, grid } from './columns.ts';
 import { type Context, choice, isBlank, text, window } from './context.ts';
@@ -40,6 +61,7 @@ const opt = (ctx: Context, v: unknown) => (isBlank(v) ? undefined : ctx.customer
 /** The customer's daily rows over the window (one cached listing), narrowed to a department and an item. */
 function deliveryRows(ctx: Context, a: Args) {
   const customer = ctx.customer(a.customer);
+  checkNotGroup(customer, ctx.customers());
   const w = window(ctx, a.from, a.to, true) as { from: string; to: string };
   let rows = ctx.rows('deliveries.daily', { customerId: customer.id, ...w }, (c) => c.deliveries.daily);
   if (!isBlank(a.department)) {
@@ -66,12 +88,33 @@ const carts = (ctx: Context, customerId: string | undefined, unitId?: string) =>
 /** The common filters of a dated listing: customer, from and to. */
 const dated = (ctx: Context, a: Args) => ({ customerId: opt(ctx, a.customer), ...window(ctx, a.from, a.to, false) });
 
-/** Balance and aging per customer and per currency. */
+/**
+ * Balance and aging per customer and per currency. A group's own row is $0 (it is billed per location): asked
+ * for a group, every customer's rows are read and the group's and its locations' kept.
+ */
 function receivables(ctx: Context, a: Args) {
-  return computeAr(
-    ctx.rows('balance.list', { customerId: opt(ctx, a.customer) }, (c) => c.balance.list),
-    [],
-  );
+  const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+  const group = customer?.is_group ? customer : undefined;
+  let rows = ctx.rows('balance.list', { customerId: group ? undefined : customer?.id }, (c) => c.balance.list);
+  if (group) {
+    const ids = new Set([group.id, ...groupLocations(group, ctx.customers()).map((c) => c.id)]);
+    rows = rows.filter((r) => ids.has(r.customer_id));
+  }
+  return { ar: computeAr(rows, [], ctx.customers()), customer };
+}
+
+/** The fill rate or par met of a customer's window (and department and item). */
+function fillMeasure(ctx: Context, a: Args, measure: 'fill' | 'par_met'): Cell {
+  const { customer, window: w, rows } = deliveryRows(ctx, a);
+  const r = computeFillRate(rows, { customerId: customer.id, window: w });
+  return (measure === 'par_met' ? r.parMet : r.fillRate) ?? '';
+}
+
+/** A display-number argument (a manifest or order number), normalized. */
+function displayNumber(input: unknown, name: string, format: typeof MANIFEST_NUMBER) {
+  const t = text(input, name);
+  if (t === undefined) throw new ArgError(`${name} is required, e.g. "${format.example}".`);
+  return parseDisplayNumber(t, format);
 }
 
 /** The filters `listing` sends: customer, from and to, and its enum argument. */
@@ -83,6 +126,15 @@ interface ListingOptions<V> {
   /** The allowed values of the function's `status` or `stage` argument, sent as the filter of that name. */
   status?: readonly V[];
   stage?: readonly V[];
+  /** A group customer covers its locations: every customer's rows are listed and theirs kept. */
+  groups?: boolean;
+}
+
+/** For a group customer, the ids its answers cover (itself and its locations); null for any other. */
+function groupIds(ctx: Context, a: Args): Set<string> | null {
+  const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+  if (!customer?.is_group) return null;
+  return new Set(coveredCustomers(customer, ctx.customers()).map((c) => c.id));
 }
 
 /**
@@ -102,15 +154,223 @@ function listing<T extends Record<string, unknown>, V extends string = never>(
         const filters: Filters<V> = o.dated === false ? { customerId: opt(ctx, a.customer) } : dated(ctx, a);
         if (o.status) filters.status = choice(a.status, 'status', o.status);
         if (o.stage) filters.stage = choice(a.stage, 'stage', o.stage);
-        return grid(ctx, ctx.rows(name, filters, list), columns);
+        const covered = o.groups ? groupIds(ctx, a) : null;
+        if (covered) delete filters.customerId;
+        const rows = ctx.rows(name, filters, list);
+        return grid(ctx, covered ? rows.filter((r) => covered.has(r.customer_id as string)) : rows, columns);
       },
   };
 }
 
+/** An order as rows: its lines, each line's charges, the subtotal, the order's charges and the total. */
+function orderRows(o: OrderDetail) {
+  const base = { order: o.order_number, stage: o.stage, customer: o.customer_id };
+  const row = (r: {
+    line?: number | string;
+    sku?: string;
+    description: string;
+    size?: string | null;
+    color?: string | null;
+    quantity?: number;
+    unitPrice?: number;
+    amount: number;
+  }) => ({
+    ...base,
+    line: '' as number | string,
+    sku: '',
+    size: '' as string | null,
+    color: '' as string | null,
+    quantity: '' as number | string,
+    unitPrice: '' as number | string,
+    ...r,
+  });
+  const charge = (c: OrderDetail['charges'][number]) =>
+    row({
+      line: 'charge',
+      description: c.description,
+      quantity: c.quantity,
+      unitPrice: c.unit_price_mills / 1000,
+      amount: c.amount_cents,
+    });
+  return [
+    ...[...o.lines]
+      .sort((x, y) => x.line_number - y.line_number)
+      .flatMap((l) => [
+        row({
+          line: l.line_number,
+          sku: l.sku,
+          description: l.description,
+          size: l.size,
+          color: l.color,
+          quantity: l.quantity,
+          unitPrice: l.unit_price_cents / 100,
+          amount: l.quantity * l.unit_price_cents,
+        }),
+        ...l.charges.map(charge),
+      ]),
+    row({ line: 'subtotal', description: 'Subtotal', amount: o.subtotal_cents }),
+    ...o.charges.map(charge),
+    row({ line: 'total', description: 'Total', amount: o.total_cents }),
+  ];
+}
+
 export const IMPLS: Record<string, Impl> = {
   LINEN_FILLRATE(ctx, a) {
-    const { customer, window: w, rows } = deliveryRows(ctx, a);
-    return computeFillRate(rows, { customerId: customer.id, window: w }).fillRate ?? '';
+    return fillMeasure(ctx, a, choice(a.measure, 'measure', ['fill', 'par_met'] as const) ?? 'fill');
+  },
+
+  LINEN_PARMET(ctx, a) {
+    return fillMeasure(ctx, a, 'par_met');
+  },
+
+  LINEN_SHORT(ctx, a) {
+    const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+    if (customer) checkNotGroup(customer, ctx.customers());
+    let unitIds: Set<string> | undefined;
+    if (!isBlank(a.department)) {
+      if (!customer) throw new ArgError('Give the customer of the department or unit.');
+      const depts = ctx.rows(
+        'customers.departments',
+        { customerId: customer.id },
+        (c) => (p) => c.customers.departments(p.customerId),
+      );
+      const place = unitsOfPlace(text(a.department, 'department')!, customer, depts, units(ctx, customer.id));
+      unitIds = new Set(place.units.map((u) => u.id));
+    }
+    // The API's default window (its last 7 days, today included); the cache entry names the day it was read on.
+    const customerId = customer?.id;
+    const day = today(ctx.settings.orgTimeZone);
+    const counts = ctx.cached('inventory.counts.recent', { customerId, day }, (c) =>
+      c.inventory.counts({ customerId }).all(),
+    );
+    return grid(ctx, computeShort(counts, unitIds).lines, [
+      col.customer('customerId', 'Customer'),
+      col.value('unitName', 'Unit'),
+      col.value('itemName', 'Item'),
+      col.value('required', 'Required'),
+      col.value('delivered', 'Delivered'),
+      col.value('missing', 'Missing'),
+      col.value('carts', 'Carts'),
+      col.day('countedOn', 'Counted'),
+      col.computed('Count status', (l) => l.statuses.map((x) => x.replace(/_/g, ' ')).join(', ')),
+    ]);
+  },
+
+  LINEN_REWASH_RATE(ctx, a) {
+    const customer = ctx.customer(a.customer);
+    checkNotGroup(customer, ctx.customers());
+    const given = window(ctx, a.from, a.to, false);
+    if ((given.from === undefined) !== (given.to === undefined))
+      throw new ArgError('Give both from and to, or neither for the last 30 whole days.');
+    const w =
+      given.from && given.to ? { from: given.from, to: given.to } : lastCompleteDays(30, ctx.settings.orgTimeZone);
+    const fault = choice(a.fault, 'fault', ['all', 'soil', 'processing_error'] as const) ?? 'all';
+    const r = computeRewashRate(
+      ctx.rows('rewash.list', { customerId: customer.id, ...w }, (c) => c.rewash.list),
+      ctx.rows('manifests.list', { customerId: customer.id, ...w, type: 'normal' as const }, (c) => c.manifests.list),
+      w,
+    );
+    if (fault !== 'all' && r.splitHidden)
+      throw new ArgError(
+        'Your laundry hides the split between soil fault and processing error from customers, so the rewash cannot be split by fault.',
+      );
+    return (fault === 'soil' ? r.soilFaultRate : fault === 'processing_error' ? r.errorFaultRate : r.rate) ?? '';
+  },
+
+  LINEN_MANIFEST(ctx, a) {
+    const { number, year } = displayNumber(a.manifest_number, 'manifest_number', MANIFEST_NUMBER);
+    const customerId = opt(ctx, a.customer);
+    // Numbers are unique only per plant: every match, found in the delivered days of the number's year, then
+    // among manifests not delivered yet. Only the matches are cached, not the year's listing.
+    const found = ctx.cached('manifests.byNumber', { number, customerId }, (c) => {
+      const byNumber = (m: { manifest_number: string }) => m.manifest_number === number;
+      let hits = c.manifests
+        .list({ customerId, ...manifestWindow(year) })
+        .all()
+        .filter(byNumber);
+      for (const status of UNDELIVERED_STATUSES)
+        if (!hits.length) hits = c.manifests.list({ customerId, status }).all().filter(byNumber);
+      return hits.map((m) => c.manifests.get(m.id));
+    });
+    if (!found.length) throw new ArgError(`No manifest ${number} is visible to this key.`);
+    type Row = ManifestDetail & { b: Partial<ManifestDetail['bins'][number]> };
+    const rows = found.flatMap((m): Row[] => (m.bins.length ? m.bins.map((b) => ({ ...m, b })) : [{ ...m, b: {} }]));
+    return grid(ctx, rows, [
+      'manifest_number',
+      col.customer('customer_id'),
+      'department_name',
+      col.label('status'),
+      col.time('delivered_at'),
+      col.value('signature.signed_by_name', 'Signed by'),
+      col.value('signature.signed_by_title', 'Signer title'),
+      col.time('signature.delivered_at', 'Signed at'),
+      col.label('b.side'),
+      col.label('b.content'),
+      col.value('b.bin_ticket_number', 'Bin ticket'),
+      col.value('b.gross_lb', 'Gross (lb)'),
+      col.value('b.tare_lb', 'Tare (lb)'),
+      col.value('b.net_lb', 'Net (lb)'),
+      col.computed('Items', (r) =>
+        (r.b.items ?? [])
+          .map(
+            (i) =>
+              `${i.item_name} ${i.piece_count}${i.disposition === 'clean' ? '' : ` (${i.disposition.replace(/_/g, ' ')})`}`,
+          )
+          .join('; '),
+      ),
+      col.value('held_rewash.held_weight_lb', 'Held rewash (lb)'),
+      col.label('held_rewash.status', 'Held status'),
+      col.value('held_rewash.soil_rewash_lb', 'Soil rewash (lb)'),
+      col.value('held_rewash.error_rewash_lb', 'Error rewash (lb)'),
+      col.computed('Rewash of', (r) => r.rewash_links.parent_manifest?.manifest_number),
+      col.computed('Rewash children', (r) => r.rewash_links.rewash_children.map((x) => x.manifest_number).join(', ')),
+    ]);
+  },
+
+  LINEN_PO_STATUS(ctx, a) {
+    const status = choice(a.status, 'status', PO_STATUSES) ?? 'active';
+    const tz = ctx.settings.orgTimeZone;
+    const covered = groupIds(ctx, a);
+    const customerId = covered ? undefined : opt(ctx, a.customer);
+    const listed = ctx.rows('purchaseOrders.list', { customerId, status }, (c) => c.purchaseOrders.list);
+    const rows = covered ? listed.filter((p) => covered.has(p.customer_id)) : listed;
+    return grid(ctx, computePoStatus(rows, today(tz), tz), [
+      col.value('po_number', 'PO number'),
+      col.label('status'),
+      col.customer('customer_id'),
+      col.dollars('total_cents'),
+      col.dollars('spent_cents'),
+      col.dollars('remaining_cents'),
+      col.value('remainingShare', 'Remaining share'),
+      col.value('spentShare', 'Spent share'),
+      col.time('expires_at'),
+      col.value('daysToExpiry', 'Days to expiry'),
+      col.currency('currency'),
+    ]);
+  },
+
+  LINEN_ORDER(ctx, a) {
+    const { number, year } = displayNumber(a.order_number, 'order_number', ORDER_NUMBER);
+    const found = ctx.cached('orders.byNumber', { number }, (c) => {
+      const byNumber = (o: { order_number: string }) => o.order_number === number;
+      let hits = c.orders.list(orderWindow(year)).all().filter(byNumber);
+      if (!hits.length) hits = c.orders.list({ stage: 'draft' }).all().filter(byNumber);
+      return hits.map((o) => c.orders.get(o.id));
+    });
+    if (!found.length) throw new ArgError(`No order ${number} is visible to this key.`);
+    return grid(ctx, found.flatMap(orderRows), [
+      col.value('order', 'Order'),
+      col.label('stage'),
+      col.customer('customer'),
+      col.value('line', 'Line'),
+      col.value('sku', 'SKU'),
+      col.value('description', 'Description'),
+      col.value('size', 'Size'),
+      col.value('color', 'Color'),
+      col.value('quantity', 'Quantity'),
+      col.value('unitPrice', 'Unit price ($)'),
+      col.dollars('amount', 'Amount ($)'),
+    ]);
   },
 
   LINEN_DELIVERIES(ctx, a) {
@@ -126,22 +386,31 @@ export const IMPLS: Record<string, Impl> = {
   },
 
   LINEN_BALANCE(ctx, a) {
-    const totals = receivables(ctx, a).totals;
+    const totals = receivables(ctx, a).ar.totals;
     if (totals.length < 2) return (totals[0]?.balanceCents ?? 0) / 100;
     return grid(ctx, totals, [col.currency('currency'), col.dollars('balanceCents', 'Balance')]);
   },
 
   LINEN_AGING(ctx, a) {
-    const ar = receivables(ctx, a);
-    const lines = ar.customers.map((c) => ({
-      name: c.customerName,
-      currency: c.currency,
-      aging: c.aging,
-      balance: c.balanceCents,
-    }));
+    const { ar, customer } = receivables(ctx, a);
+    const lines = ar.customers.flatMap((c) =>
+      c.billedPerLocation
+        ? c.billedPerLocation.totals.map((t) => ({
+            name: `${c.customerName} (billed per location: ${c.billedPerLocation!.locations.map((l) => l.customerName).join(', ')})`,
+            currency: t.currency,
+            aging: t.aging,
+            balance: t.balanceCents,
+          }))
+        : [{ name: c.customerName, currency: c.currency, aging: c.aging, balance: c.balanceCents }],
+    );
     if (ar.customers.length > 1) {
       for (const t of ar.totals)
-        lines.push({ name: 'All customers', currency: t.currency, aging: t.aging, balance: t.balanceCents });
+        lines.push({
+          name: customer ? `Total, ${customer.name}` : 'All customers',
+          currency: t.currency,
+          aging: t.aging,
+          balance: t.balanceCents,
+        });
     }
     return grid(ctx, lines, [
       col.value('name', 'Customer'),
@@ -173,30 +442,26 @@ export const IMPLS: Record<string, Impl> = {
   },
 
   LINEN_SIGNALS(ctx, a) {
-    const params = {
-      kind: text(a.kind, 'kind')
-        ?.toLowerCase()
-        .replace(/[\s-]+/g, '_'),
-      status: choice(a.status, 'status', SIGNAL_STATUSES),
-      customerId: opt(ctx, a.customer),
-    };
-    return grid(
-      ctx,
-      ctx.rows('inventory.signals', params, (c) => c.inventory.signals),
-      [
-        col.label('severity'),
-        col.label('kind'),
-        col.label('status'),
-        col.customer('customer_id'),
-        col.department('department_id'),
-        col.computed('Item', (r) => r.item_name ?? (r.item_id ? r.item_id : 'All items')),
-        'summary',
-        'suggested_order_qty',
-        col.day('window_start'),
-        col.day('window_end'),
-        col.time('generated_at'),
-      ],
-    );
+    const params = { status: choice(a.status, 'status', SIGNAL_STATUSES), customerId: opt(ctx, a.customer) };
+    // One listing of every kind, filtered here: "shortfall" is several kinds, and the list of kinds is open.
+    const kind = text(a.kind, 'kind');
+    const list = (p: typeof params) => ctx.rows('inventory.signals', p, (c) => c.inventory.signals);
+    const listed = list(params);
+    // With a status, the kinds the API reports are also read off the standing signals (the list is open).
+    const seen = () => (params.status ? list({ ...params, status: undefined }) : []);
+    return grid(ctx, kind === undefined ? listed : signalsOfKind(listed, kind, seen()), [
+      col.label('severity'),
+      col.label('kind'),
+      col.label('status'),
+      col.customer('customer_id'),
+      col.department('department_id'),
+      col.computed('Item', (r) => r.item_name ?? (r.item_id ? r.item_id : 'All items')),
+      'summary',
+      'suggested_order_qty',
+      col.day('window_start'),
+      col.day('window_end'),
+      col.time('generated_at'),
+    ]);
   },
 
   LINEN_CUSTOMERS(ctx) {
@@ -389,12 +654,14 @@ export const IMPLS: Record<string, Impl> = {
     col.time('consumed_by_manifest.delivered_at', 'Consumed on'),
   ]),
 
-  LINEN_INVOICES: listing('invoices.list', (c) => c.invoices.list, { status: INVOICE_STATUSES }).columns([
+  LINEN_INVOICES: listing('invoices.list', (c) => c.invoices.list, { status: INVOICE_STATUSES, groups: true }).columns([
     'invoice_number',
     col.label('status'),
     col.customer('customer_id'),
+    ['Department', (r, ctx) => (r.department_id ? ctx.departmentName(r.department_id) : 'All departments')],
     col.time('issued_at'),
     col.time('due_at'),
+    ['Days overdue', (r, ctx) => daysOverdue(r, today(ctx.zones.org), ctx.zones.org)],
     col.time('paid_at'),
     col.dollars('subtotal_cents'),
     col.dollars('surcharges_cents'),
@@ -415,7 +682,10 @@ export const IMPLS: Record<string, Impl> = {
     col.computed('Invoices', (r) => r.allocations.map((x) => x.invoice_number ?? '(another customer)').join(', ')),
   ]),
 
-  LINEN_PURCHASE_ORDERS: listing('purchaseOrders.list', (c) => c.purchaseOrders.list, { status: PO_STATUSES }).columns([
+  LINEN_PURCHASE_ORDERS: listing('purchaseOrders.list', (c) => c.purchaseOrders.list, {
+    status: PO_STATUSES,
+    groups: true,
+  }).columns([
     col.value('po_number', 'PO number'),
     col.label('status'),
     col.customer('customer_id'),
@@ -444,17 +714,32 @@ export const IMPLS: Record<string, Impl> = {
     col.value('po_number', 'PO'),
   ]),
 
-  LINEN_TICKETS: listing('qualityTickets.list', (c) => c.qualityTickets.list, { status: TICKET_STATUSES }).columns([
-    'ticket_number',
-    col.computed('Status', ticketStatusLabel),
-    'kind_label',
-    'subject',
-    col.time('created_at'),
-    col.time('acknowledged_at'),
-    col.time('resolved_at'),
-    col.time('last_correspondence_at'),
-    col.value('resolution_note', 'Resolution'),
-  ]),
+  LINEN_TICKETS(ctx, a) {
+    const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+    const w = window(ctx, a.from, a.to, false);
+    const status = choice(a.status, 'status', TICKET_STATUSES);
+    // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.
+    const tickets = (customer ? coveredCustomers(customer, ctx.customers()) : ctx.customers())
+      .flatMap((c) =>
+        tagTickets(
+          c.id,
+          ctx.rows('qualityTickets.list', { customerId: c.id, ...w, status }, (x) => x.qualityTickets.list),
+        ),
+      )
+      .sort(newestFirst);
+    return grid(ctx, tickets, [
+      'ticket_number',
+      col.customer('customerId', 'Customer'),
+      col.computed('Status', ticketStatusLabel),
+      'kind_label',
+      'subject',
+      col.time('created_at'),
+      col.time('acknowledged_at'),
+      col.time('resolved_at'),
+      col.time('last_correspondence_at'),
+      col.value('resolution_note', 'Resolution'),
+    ]);
+  },
 
   LINEN_RATINGS: listing('ratings.list', (c) => c.ratings.list).columns([
     col.time('created_at', 'Rated'),

@@ -8,6 +8,8 @@
 import { addDays, dayInZone } from '../../shared/dates.ts';
 import {
   type BalanceRow,
+  computeFillRate,
+  type DayWindow,
   type Customer,
   type DailyDeliveryRow,
   type InventorySignal,
@@ -52,13 +54,10 @@ export interface HistoryOutcome {
 type Cell = string | number | boolean | Date;
 
 /** Fill rate and the share of rows that met their par, over rows with a pieces par. */
-function fillFigures(rows: readonly DailyDeliveryRow[]): { fill: Cell; met: Cell } {
-  const withPar = rows.filter((r) => r.daily_par !== null && r.daily_par > 0);
-  if (!withPar.length) return { fill: '', met: '' };
-  const delivered = withPar.reduce((s, r) => s + r.delivered_count, 0);
-  const par = withPar.reduce((s, r) => s + r.daily_par!, 0);
-  const met = withPar.filter((r) => r.delivered_count >= r.daily_par!).length;
-  return { fill: delivered / par, met: met / withPar.length };
+/** Fill rate and par met of one customer's rows, as the LINEN_FILLRATE and LINEN_PARMET cells compute them. */
+function fillFigures(rows: readonly DailyDeliveryRow[], customerId: string, window: DayWindow): { fill: Cell; met: Cell } {
+  const report = computeFillRate(rows, { customerId, window });
+  return { fill: report.fillRate ?? '', met: report.parMet ?? '' };
 }
 
 /**
@@ -121,7 +120,9 @@ export function recordHistory(o: { deadline: number }): HistoryOutcome {
     .map((c, i) => ({ c, tickets: openTickets(i) }))
     .sort((a, b) => a.c.name.localeCompare(b.c.name))
     .map(({ c, tickets }) => {
-      const f = deliveries ? fillFigures(deliveries.filter((r) => r.customer_id === c.id)) : { fill: '', met: '' };
+      const f = deliveries
+        ? fillFigures(deliveries.filter((r) => r.customer_id === c.id), c.id, { from, to })
+        : { fill: '', met: '' };
       const shortfalls = signals
         ? signals.filter((s) => s.customer_id === c.id && (SHORTFALL_KINDS as readonly string[]).includes(s.kind))
             .length

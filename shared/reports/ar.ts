@@ -1,9 +1,12 @@
 /**
  * Accounts receivable: balance and aging per customer (from /balance) and in total per currency (customers
- * may bill in different currencies, so totals are never summed across them), plus the open invoices.
+ * may bill in different currencies, so totals are never summed across them), plus the open invoices. A group
+ * customer is billed per location: its row carries its locations' totals (groups.ts says which they are).
  */
 import { getOrInsert } from '../collections.ts';
 import type { BalanceRow, Invoice } from '../schemas/accounting.ts';
+import type { Customer } from '../schemas/customers.ts';
+import { groupLocations } from './groups.ts';
 
 export interface Aging {
   current: number;
@@ -19,6 +22,8 @@ export interface ArCustomer {
   balanceCents: number;
   aging: Aging;
   openInvoices: number;
+  /** A group: billed through its locations, listed here with their totals per currency. Null otherwise. */
+  billedPerLocation: { locations: { customerId: string; customerName: string }[]; totals: ArTotal[] } | null;
 }
 
 export interface ArTotal {
@@ -35,24 +40,9 @@ export interface ArReport {
   openInvoices: Invoice[];
 }
 
-export function computeAr(balances: readonly BalanceRow[], openInvoices: readonly Invoice[]): ArReport {
-  const counts = new Map<string, number>();
-  const open = openInvoices.filter(
-    (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
-  );
-  for (const i of open) counts.set(i.customer_id, (counts.get(i.customer_id) ?? 0) + 1);
-  const customers = balances
-    .map((b) => ({
-      customerId: b.customer_id,
-      customerName: b.customer_name,
-      currency: b.currency,
-      balanceCents: b.balance_cents,
-      aging: { ...b.aging },
-      openInvoices: counts.get(b.customer_id) ?? 0,
-    }))
-    .sort((a, b) => b.balanceCents - a.balanceCents || a.customerName.localeCompare(b.customerName));
+function totalsOf(rows: readonly { currency: string; balanceCents: number; aging: Aging }[]): ArTotal[] {
   const totals = new Map<string, ArTotal>();
-  for (const c of customers) {
+  for (const c of rows) {
     const t = getOrInsert(totals, c.currency, () => ({
       currency: c.currency,
       balanceCents: 0,
@@ -63,10 +53,45 @@ export function computeAr(balances: readonly BalanceRow[], openInvoices: readonl
     t.customers++;
     for (const k of ['current', 'd1_30', 'd31_60', 'd61_plus'] as const) t.aging[k] += c.aging[k];
   }
+  return [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency));
+}
+
+/** `customers` (the key's, with `is_group`) marks the groups; without them no row is read as a group. */
+export function computeAr(
+  balances: readonly BalanceRow[],
+  openInvoices: readonly Invoice[],
+  customers: readonly Customer[] = [],
+): ArReport {
+  const counts = new Map<string, number>();
+  const open = openInvoices.filter(
+    (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
+  );
+  for (const i of open) counts.set(i.customer_id, (counts.get(i.customer_id) ?? 0) + 1);
+  const rows: ArCustomer[] = balances
+    .map((b) => ({
+      customerId: b.customer_id,
+      customerName: b.customer_name,
+      currency: b.currency,
+      balanceCents: b.balance_cents,
+      aging: { ...b.aging },
+      openInvoices: counts.get(b.customer_id) ?? 0,
+      billedPerLocation: null as ArCustomer['billedPerLocation'],
+    }))
+    .sort((a, b) => b.balanceCents - a.balanceCents || a.customerName.localeCompare(b.customerName));
+  for (const row of rows) {
+    const group = customers.find((c) => c.id === row.customerId && c.is_group);
+    if (!group) continue;
+    const ids = new Set(groupLocations(group, customers).map((l) => l.id));
+    const locations = rows.filter((r) => ids.has(r.customerId));
+    row.billedPerLocation = {
+      locations: locations.map((l) => ({ customerId: l.customerId, customerName: l.customerName })),
+      totals: totalsOf(locations),
+    };
+  }
   const due = (i: Invoice) => i.due_at ?? '\uffff';
   return {
-    customers,
-    totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
+    customers: rows,
+    totals: totalsOf(rows),
     openInvoices: [...open].sort((a, b) =>
       due(a) < due(b) ? -1 : due(a) > due(b) ? 1 : a.invoice_number.localeCompare(b.invoice_number),
     ),

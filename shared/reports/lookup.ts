@@ -9,15 +9,39 @@ import { normalizeName } from '../names.ts';
 import type { Customer } from '../schemas/customers.ts';
 import { type QualityTicket, TICKET_STATUS_LABELS } from '../schemas/quality.ts';
 
-const TICKET = /^TKT-(\d{2})-(\d{5})$/;
+/** A display number's shape: `PREFIX-YY-sequence` (sandbox/seed/numbers.ts), the year being the org-local year. */
+export interface NumberFormat {
+  prefix: string;
+  digits: number;
+  /** How it is named in messages, article included, with an example: `a ticket number like TKT-26-00417`. */
+  what: string;
+  example: string;
+}
+
+export const TICKET_NUMBER: NumberFormat = {
+  prefix: 'TKT',
+  digits: 5,
+  what: 'a ticket number',
+  example: 'TKT-26-00417',
+};
+export const MANIFEST_NUMBER: NumberFormat = {
+  prefix: 'MAN',
+  digits: 6,
+  what: 'a manifest number',
+  example: 'MAN-26-033570',
+};
+export const ORDER_NUMBER: NumberFormat = { prefix: 'DS', digits: 5, what: 'an order number', example: 'DS-26-01234' };
+
+/** Normalize `man-26-33570` / ` MAN-26-033570 ` to `MAN-26-033570`; throws on anything else. */
+export function parseDisplayNumber(input: string, format: NumberFormat): { number: string; year: number } {
+  const m = new RegExp(`^\\s*${format.prefix}-(\\d{2})-(\\d{1,${format.digits}})\\s*$`, 'i').exec(String(input));
+  if (!m) throw new InvalidParamsError({ message: `"${input}" is not ${format.what} like ${format.example}` });
+  return { number: `${format.prefix}-${m[1]}-${m[2]!.padStart(format.digits, '0')}`, year: 2000 + Number(m[1]) };
+}
 
 /** Normalize `tkt-26-417` / ` TKT-26-00417 ` to `TKT-26-00417`; throws on anything else. */
 export function parseTicketNumber(input: string): { number: string; year: number } {
-  const m = /^\s*TKT-(\d{2})-(\d{1,5})\s*$/i.exec(String(input));
-  if (!m) throw new InvalidParamsError({ message: `"${input}" is not a ticket number like TKT-26-00417` });
-  const number = `TKT-${m[1]}-${m[2]!.padStart(5, '0')}`;
-  if (!TICKET.test(number)) throw new InvalidParamsError({ message: `"${input}" is not a ticket number` });
-  return { number, year: 2000 + Number(m[1]) };
+  return parseDisplayNumber(input, TICKET_NUMBER);
 }
 
 /** The created-date window a ticket number's year implies, a day wider each side for timezone edges. */
@@ -25,13 +49,34 @@ export function ticketWindow(year: number): DayWindow {
   return { from: addDays(`${year}-01-01`, -1), to: addDays(`${year}-12-31`, 1) };
 }
 
+/** A direct-sales order is numbered when placed: the placed-day window of its year, as for tickets. */
+export function orderWindow(year: number): DayWindow {
+  return ticketWindow(year);
+}
+
+/**
+ * The delivered-day window of a manifest number's year. The number dates the manifest's creation (collection);
+ * delivery follows within days, so the window runs two weeks past the year's end.
+ */
+export function manifestWindow(year: number): DayWindow {
+  return { from: addDays(`${year}-01-01`, -1), to: addDays(`${year}-12-31`, 14) };
+}
+
+/** Manifests not yet delivered, newest stage first: a delivered-day window never lists them. */
+export const UNDELIVERED_STATUSES = ['staged', 'cleaned', 'received', 'collected'] as const;
+
 /** The label the spec defines for the status (`verified` shows `Resolved`). */
 export function ticketStatusLabel(t: Pick<QualityTicket, 'status'>): string {
   return TICKET_STATUS_LABELS[t.status] ?? t.status;
 }
 
 export function ticketNotFound(number: string): NotFoundError {
-  const sentence = `No ticket ${number} is visible to this key.`;
+  return notVisible(`ticket ${number}`);
+}
+
+/** `No manifest MAN-26-033570 is visible to this key.` as a NotFoundError raised before or after listing. */
+export function notVisible(what: string): NotFoundError {
+  const sentence = `No ${what} is visible to this key.`;
   return new NotFoundError({
     status: 404,
     code: 'not_found',

@@ -2,10 +2,46 @@
  * Shortfall signals still standing (the API's default: open and acknowledged) grouped by customer, department and
  * item, most severe first. Acknowledged signals stay in: someone has seen them, but the linen is still short.
  */
+import { InvalidParamsError } from '../errors.ts';
 import type { Customer } from '../schemas/customers.ts';
-import type { InventorySignal } from '../schemas/inventory.ts';
+import { type InventorySignal, SIGNAL_KINDS } from '../schemas/inventory.ts';
 
-export const SHORTFALL_KINDS = ['shortfall_streak'] as const;
+/**
+ * What "shortfall" means (the word people type, and what the shortfall digest shows): deliveries below par for
+ * days running, and more linen needed in circulation (these carry the suggested order quantity).
+ */
+export const SHORTFALL_KINDS = ['shortfall_streak', 'circulation_breach'] as const;
+const SHORTFALL_WORDS = ['shortfall', 'shortfalls'];
+
+/** A kind as typed (`Shortfall streak`, `shortfall-streak`) in the API's lower snake case. */
+export const kindWord = (typed: string) =>
+  typed
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+
+/** Whether the word stands for the shortfall kinds. */
+export const isShortfallWord = (typed: string) => SHORTFALL_WORDS.includes(kindWord(typed));
+
+/**
+ * The signals of a typed kind among `signals` (a listing of every kind): `shortfall` is SHORTFALL_KINDS, a
+ * kind the product knows is itself, and since the list is open, any other kind the API reports (in this listing
+ * or among `seen`, e.g. the standing signals when `signals` is of another status) passes through. A kind that
+ * is none of these fails with one sentence naming the kinds known and seen.
+ */
+export function signalsOfKind(
+  signals: readonly InventorySignal[],
+  typed: string,
+  seen: readonly InventorySignal[] = [],
+): InventorySignal[] {
+  const kind = kindWord(typed);
+  if (isShortfallWord(kind)) return signals.filter((s) => (SHORTFALL_KINDS as readonly string[]).includes(s.kind));
+  const known = [...new Set([...SIGNAL_KINDS, ...signals.map((s) => s.kind), ...seen.map((s) => s.kind)])];
+  if (known.includes(kind)) return signals.filter((s) => s.kind === kind);
+  throw new InvalidParamsError({
+    message: `"${typed.trim()}" is not a signal kind; the kinds are shortfall (${SHORTFALL_KINDS.join(' and ')}), ${known.join(', ')}.`,
+  });
+}
 
 const RANK: Record<string, number> = { high: 3, medium: 2, low: 1 };
 

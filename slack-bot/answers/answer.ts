@@ -2,10 +2,11 @@
  * One handler per subcommand: fetch the report through the shared client, then build the Block Kit with a
  * pure view function. `answer()` never throws: a failure becomes its one-sentence answer.
  */
-import { lastNDays } from '../../shared/dates.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { lastCompleteDays } from '../../shared/dates.ts';
+import { InvalidParamsError, NotFoundError } from '../../shared/errors.ts';
+import { checkNotGroup, coveredCustomers, OPEN_TICKET_STATUSES, signalsOfKind } from '../../shared/reports/index.ts';
+import { resolveCustomerFrom } from '../../shared/reports/lookup.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
-import type { QualityTicket } from '../../shared/schemas/quality.ts';
 import type { Message } from '../blocks/kit.ts';
 import { fitMessage } from '../blocks/limits.ts';
 import { type DigestStore, runDigestCommand } from '../digests/index.ts';
@@ -16,10 +17,16 @@ import { balanceMessage } from '../views/balance.ts';
 import { chooseCustomerMessage, errorMessage, shareFooter } from '../views/common.ts';
 import { fillRateMessage } from '../views/fillrate.ts';
 import { helpMessage, unknownMessage, usageMessage } from '../views/help.ts';
+import { invoicesMessage } from '../views/invoices.ts';
+import { manifestMessage } from '../views/manifest.ts';
+import { orderMessage } from '../views/order.ts';
+import { poMessage } from '../views/po.ts';
+import { rewashMessage } from '../views/rewash.ts';
+import { shortMessage } from '../views/short.ts';
 import { signalsMessage } from '../views/signals.ts';
 import { ticketMessage, ticketsMessage } from '../views/tickets.ts';
 import { describeError, friendlyError, isExpected } from './friendly-errors.ts';
-import { type Command, formatCommand, parseCommand, withCustomer } from './grammar.ts';
+import { type Command, formatCommand, parseCommand, TICKET_FILTERS, withCustomer } from './grammar.ts';
 
 export interface AnswerContext {
   linen: LinenService;
@@ -79,12 +86,33 @@ async function customerFor(ctx: AnswerContext, cmd: Command, input: string): Pro
   };
 }
 
-async function openTickets(ctx: AnswerContext): Promise<QualityTicket[]> {
-  const c = ctx.linen.client;
-  const lists = await Promise.all(
-    (['new', 'acknowledged', 'in_progress'] as const).map((status) => c.qualityTickets.list({ status }).all()),
-  );
-  return lists.flat();
+/** The ids an answer about `customer` covers (a group's locations with it); undefined: every customer. */
+async function covered(ctx: AnswerContext, customer: Customer | undefined): Promise<string[] | undefined> {
+  return customer ? coveredCustomers(customer, await ctx.linen.customers()).map((c) => c.id) : undefined;
+}
+
+/**
+ * A customer followed by a department or unit, typed without quotes (`Mercy General Hospital ICU`): the longest
+ * run of leading words that names one customer is the customer, the rest the place.
+ */
+async function customerAndPlace(
+  ctx: AnswerContext,
+  cmd: Command,
+  text: string,
+  placeGiven: boolean,
+): Promise<{ customer: Customer; place?: string | undefined } | { answer: Answer }> {
+  const whole = await ctx.linen.resolveCustomer(text);
+  if (whole.kind === 'found' || placeGiven) return customerFor(ctx, cmd, text);
+  const customers = await ctx.linen.customers();
+  const words = text.split(/\s+/);
+  for (let n = words.length - 1; n >= 1; n--) {
+    try {
+      return { customer: resolveCustomerFrom(words.slice(0, n).join(' '), customers), place: words.slice(n).join(' ') };
+    } catch (err) {
+      if (!(err instanceof NotFoundError) && !(err instanceof InvalidParamsError)) throw err;
+    }
+  }
+  return customerFor(ctx, cmd, text);
 }
 
 async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
@@ -116,10 +144,12 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         if ('answer' in r) return r.answer;
         customer = r.customer;
       }
-      const [signals, customers] = await Promise.all([
-        ctx.linen.client.inventory.signals({ customerId: customer?.id, kind: cmd.signalKind }).all(),
+      // One listing of every kind, filtered here: `shortfall` is several kinds, and the list of kinds is open.
+      const [listed, customers] = await Promise.all([
+        ctx.linen.client.inventory.signals({ customerId: customer?.id }).all(),
         ctx.linen.customers(),
       ]);
+      const signals = cmd.signalKind ? signalsOfKind(listed, cmd.signalKind) : listed;
       return data(signalsMessage(signals, customers, { kind: cmd.signalKind, customerName: customer?.name }));
     }
 
@@ -135,17 +165,39 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
     }
 
     case 'tickets': {
-      const tickets =
-        cmd.status === 'open'
-          ? await openTickets(ctx)
-          : await ctx.linen.client.qualityTickets.list({ status: cmd.status }).all();
-      return data(ticketsMessage(tickets, cmd.status, tz));
+      const customers = await ctx.linen.customers();
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await ctx.linen.resolveCustomer(cmd.customer);
+        if (r.kind === 'none' && !/\s/.test(r.input))
+          return info(
+            usageMessage(
+              'tickets',
+              `“${r.input}” is neither a customer nor a ticket status (${TICKET_FILTERS.join(', ')}).`,
+            ),
+          );
+        const found = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in found) return found.answer;
+        customer = found.customer;
+      }
+      // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.
+      const tickets = await ctx.linen.client.reports.tickets({
+        customerIds: (customer ? coveredCustomers(customer, customers) : customers).map((c) => c.id),
+        statuses: cmd.status === 'open' ? OPEN_TICKET_STATUSES : [cmd.status],
+      });
+      return data(
+        ticketsMessage(tickets, cmd.status, tz, {
+          customerNames: new Map(customers.map((c) => [c.id, c.name])),
+          customerName: customer?.name,
+        }),
+      );
     }
 
     case 'fillrate': {
       const r = await customerFor(ctx, cmd, cmd.customer);
       if ('answer' in r) return r.answer;
       const customer = r.customer;
+      checkNotGroup(customer, await ctx.linen.customers());
       let department: { id: string; name: string } | undefined;
       if (cmd.department) {
         const q = cmd.department.trim().toLowerCase();
@@ -167,7 +219,8 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
           );
         }
       }
-      const window = 'days' in cmd.window ? lastNDays(cmd.window.days, tz, now) : cmd.window;
+      // A number of days means whole days ending yesterday: today is only partly delivered.
+      const window = 'days' in cmd.window ? lastCompleteDays(cmd.window.days, tz, now) : cmd.window;
       const report = await ctx.linen.client.reports.fillRate({
         customerId: customer.id,
         departmentId: department?.id,
@@ -175,6 +228,103 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         to: window.to,
       });
       return data(fillRateMessage(report, { customerName: customer.name, departmentName: department?.name }));
+    }
+
+    case 'short': {
+      let customer: Customer | undefined;
+      let place = cmd.place;
+      if (cmd.customer) {
+        const r = await customerAndPlace(ctx, cmd, cmd.customer, cmd.place !== undefined);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+        place = r.place ?? place;
+        checkNotGroup(customer, await ctx.linen.customers());
+      }
+      const [report, customers] = await Promise.all([
+        ctx.linen.client.reports.shortToday({ customerId: customer?.id, place, asOf: now }),
+        ctx.linen.customers(),
+      ]);
+      return data(
+        shortMessage(report, {
+          customerNames: new Map(customers.map((c) => [c.id, c.name])),
+          customerName: customer?.name,
+        }),
+      );
+    }
+
+    case 'rewash': {
+      const r = await customerFor(ctx, cmd, cmd.customer);
+      if ('answer' in r) return r.answer;
+      checkNotGroup(r.customer, await ctx.linen.customers());
+      const window = 'days' in cmd.window ? lastCompleteDays(cmd.window.days, tz, now) : cmd.window;
+      const report = await ctx.linen.client.reports.rewashRate({ customerId: r.customer.id, ...window });
+      return data(rewashMessage(report, { customerName: r.customer.name }));
+    }
+
+    case 'manifest': {
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+      }
+      const [found, customers] = await Promise.all([
+        ctx.linen.client.reports.findManifests(cmd.number, { customerId: customer?.id }),
+        ctx.linen.customers(),
+      ]);
+      return data(
+        manifestMessage(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }),
+      );
+    }
+
+    case 'order': {
+      const [found, customers] = await Promise.all([
+        ctx.linen.client.reports.findOrders(cmd.number),
+        ctx.linen.customers(),
+      ]);
+      return data(orderMessage(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }));
+    }
+
+    case 'po': {
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+      }
+      const [pos, customers] = await Promise.all([
+        ctx.linen.client.reports.purchaseOrders({ customerIds: await covered(ctx, customer), asOf: now }),
+        ctx.linen.customers(),
+      ]);
+      return data(
+        poMessage(pos, {
+          timeZone: tz,
+          customerNames: new Map(customers.map((c) => [c.id, c.name])),
+          customerName: customer?.name,
+        }),
+      );
+    }
+
+    case 'invoices': {
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+      }
+      const [invoices, customers] = await Promise.all([
+        ctx.linen.client.reports.openInvoices({ customerIds: await covered(ctx, customer), asOf: now }),
+        ctx.linen.customers(),
+      ]);
+      return data(
+        invoicesMessage(invoices, {
+          timeZone: tz,
+          customerNames: new Map(customers.map((c) => [c.id, c.name])),
+          departmentNames: new Map(customers.flatMap((c) => c.departments.map((d) => [d.id, d.name] as const))),
+          customerName: customer?.name,
+          overdueOnly: cmd.overdue,
+        }),
+      );
     }
 
     case 'digest': {

@@ -6,6 +6,7 @@ import {
   AuthenticationError,
   ConnectionError,
   InternalServerError,
+  InvalidParamsError,
   LinenError,
   NotFoundError,
   PermissionDeniedError,
@@ -32,6 +33,11 @@ export function friendlyError(err: unknown, ctx: ErrorContext = {}): string {
   if (err instanceof NotFoundError) {
     if (ctx.subject) return `No ${ctx.subject} is visible to this workspace's Linen key.`;
     return err.userMessage;
+  }
+  if (err instanceof InvalidParamsError && err.status === undefined) {
+    // Refused before any request (a kind, a department, a number): its message is already the sentence.
+    const t = err.message.trim();
+    return /[.!?]$/.test(t) ? t : `${t}.`;
   }
   if (err instanceof RateLimitError) return err.userMessage;
   if (err instanceof InternalServerError) {

@@ -1,13 +1,15 @@
 /**
- * The digest itself, built purely from data: the open and acknowledged shortfall signals of a subscription's
+ * The shortfall digest, built purely from data: the open and acknowledged shortfall signals of a subscription's
  * scope grouped by customer, department and item (most severe first), what changed since its previous digest,
- * and yesterday's fill rate of the items concerned. Block Kit within Slack's limits, with a `text` fallback.
+ * and yesterday's fill rate and par met of the items concerned. Block Kit within Slack's limits, with a `text`
+ * fallback. The other kinds (receivables.ts, ticket-changes.ts, budgets.ts) build the same `Digest`.
  */
 import {
   type Customer,
   type DailyDeliveryRow,
   groupSignals,
   type InventorySignal,
+  SHORTFALL_KINDS,
   type SignalGroup,
 } from '../../shared/index.ts';
 import {
@@ -20,9 +22,8 @@ import {
 } from '../blocks/kit.ts';
 import { fitMessage, LIMITS, truncate } from '../blocks/limits.ts';
 import { escLine as esc, plain } from '../blocks/mrkdwn.ts';
-import type { Severity, ShownSignal, Subscription } from './storage/types.ts';
+import type { Severity, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
 
-export const DIGEST_KINDS = ['shortfall_streak', 'circulation_breach'] as const;
 const LIVE = new Set(['open', 'acknowledged']);
 const RANK: Record<string, number> = { low: 1, medium: 2, high: 3 };
 const ICON: Record<string, string> = { high: ':red_circle:', medium: ':large_orange_circle:', low: ':white_circle:' };
@@ -47,9 +48,17 @@ export interface DigestInput {
   title: string;
 }
 
+/** What the engine posts and records, whatever the kind. */
 export interface Digest extends SlackMessage {
-  /** Nothing open, nothing changed, and no all-clear wanted: nothing to post. */
+  /** Nothing to say and no all-clear wanted: nothing to post. */
   quiet: boolean;
+  /** Nothing to say (for the shortfall kind: nothing open and nothing changed), whether or not posted. */
+  unchanged: boolean;
+  /** What it showed, for the next digest to compare with. */
+  shown: ShownRecord[];
+}
+
+export interface ShortfallDigest extends Digest {
   shown: ShownSignal[];
   counts: {
     open: number;
@@ -65,7 +74,7 @@ export interface Digest extends SlackMessage {
 
 export function inScope(s: InventorySignal, sub: DigestInput['subscription']): boolean {
   return (
-    (DIGEST_KINDS as readonly string[]).includes(s.kind) &&
+    (SHORTFALL_KINDS as readonly string[]).includes(s.kind) &&
     LIVE.has(s.status) &&
     (sub.customerIds.length === 0 || (s.customer_id !== null && sub.customerIds.includes(s.customer_id))) &&
     (RANK[s.severity] ?? 0) >= (RANK[sub.minSeverity] ?? 1)
@@ -88,7 +97,10 @@ export function shownOf(s: InventorySignal): ShownSignal {
   };
 }
 
-/** Yesterday's delivered/par of an item at a department, or across the customer when the department is null. */
+/**
+ * Yesterday's delivered/par (fill rate) and Σ min(delivered, par)/par (par met) of an item at a department, or
+ * across the customer when the department is null.
+ */
 export function fillRateOf(
   rows: readonly DailyDeliveryRow[],
   customerId: string | null,
@@ -96,16 +108,18 @@ export function fillRateOf(
   itemId: string | null,
 ) {
   let delivered = 0;
+  let met = 0;
   let par = 0;
   for (const r of rows) {
     if (r.customer_id !== customerId || r.item_id !== itemId) continue;
     if (departmentId !== null && r.department_id !== departmentId) continue;
     if (r.daily_par !== null && r.daily_par > 0) {
       delivered += r.delivered_count;
+      met += Math.min(r.delivered_count, r.daily_par);
       par += r.daily_par;
     }
   }
-  return par > 0 ? { delivered, par, rate: delivered / par } : null;
+  return par > 0 ? { delivered, par, rate: delivered / par, parMet: met / par } : null;
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -118,7 +132,9 @@ function fillText(
   itemId: string | null,
 ): string {
   const f = fillRateOf(input.deliveries, customerId, departmentId, itemId);
-  return f ? `yesterday ${pct(f.rate)} of par (${f.delivered}/${f.par})` : 'no delivery with a par yesterday';
+  return f
+    ? `yesterday ${pct(f.rate)} of par (${f.delivered}/${f.par}), par met ${pct(f.parMet)}`
+    : 'no delivery with a par yesterday';
 }
 
 function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): string {
@@ -139,7 +155,7 @@ const section = (text: string): Block => sectionBlock(truncate(text, LIMITS.sect
 const context = (text: string): Block => contextBlock(truncate(text, LIMITS.contextText));
 
 /** Pack lines into sections under the text limit, at most `maxBlocks`; returns the blocks and lines left out. */
-function pack(heading: string, lines: readonly string[], maxBlocks: number): { blocks: Block[]; left: number } {
+export function pack(heading: string, lines: readonly string[], maxBlocks: number): { blocks: Block[]; left: number } {
   const blocks: Block[] = [];
   let cur = heading;
   let used = 0;
@@ -157,7 +173,7 @@ function pack(heading: string, lines: readonly string[], maxBlocks: number): { b
   return { blocks, left: lines.length - used };
 }
 
-export function buildDigest(input: DigestInput): Digest {
+export function buildDigest(input: DigestInput): ShortfallDigest {
   const current = input.signals.filter((s) => inScope(s, input.subscription));
   const shown = current.map(shownOf);
   const prev = input.previous ? new Map(input.previous.map((p) => [p.signalId, p])) : null;
@@ -177,7 +193,8 @@ export function buildDigest(input: DigestInput): Digest {
     acknowledged: nowAcked.length,
     customers: new Set(current.map((s) => s.customer_id)).size,
   };
-  const quiet = current.length === 0 && gone.length === 0 && !input.subscription.allClear;
+  const unchanged = current.length === 0 && gone.length === 0;
+  const quiet = unchanged && !input.subscription.allClear;
 
   const blocks: Block[] = [header(plain(`Linen shortfall digest · ${input.title}`))];
   const headline =
@@ -244,5 +261,5 @@ export function buildDigest(input: DigestInput): Digest {
       : `Linen digest ${input.title}: ${counts.open} open shortfall signals (${counts.high} high)${prev ? `, ${counts.new} new, ${counts.gone} no longer open` : ''}${order ? `, ${order} pieces suggested to order` : ''}.`,
   );
   // The bot's limiter is the safety net every message passes through (text fallback cut, at most 50 blocks).
-  return { quiet, ...fitMessage({ text, blocks }), shown, counts };
+  return { quiet, unchanged, ...fitMessage({ text, blocks }), shown, counts };
 }

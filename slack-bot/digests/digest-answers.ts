@@ -8,6 +8,7 @@ import { type Block, context, section } from '../blocks/kit.ts';
 import { LIMITS, truncate } from '../blocks/limits.ts';
 import { escLine as esc } from '../blocks/mrkdwn.ts';
 import type { Clock } from './clock.ts';
+import { DEFAULT_CADENCE, describeKind, digestKind } from './kinds.ts';
 import { digestFor, keySnapshot } from './runner.ts';
 import { describeSchedule, formatInstant, nextRuns } from './schedule.ts';
 import type { SlackClient } from './slack.ts';
@@ -41,8 +42,8 @@ export interface CommandReply {
 }
 
 const USAGE = [
-  '`/linen digest subscribe [#channel] [daily|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high]`',
-  '`/linen digest list` · `unsubscribe &lt;id&gt;` · `pause &lt;id&gt;` · `resume &lt;id&gt;` · `preview [id]`',
+  '`/linen digest subscribe [shortfall|receivables|tickets|budgets] [#channel] [daily|weekly|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high] [NN%] [NNd] [all-clear]`',
+  '`/linen digest list` · `unsubscribe &lt;id&gt;` · `pause &lt;id&gt;` · `resume &lt;id&gt;` · `preview [id | kind]`',
 ].join('\n');
 
 const reply = (text: string, extra: Block[] = []): CommandReply => ({
@@ -120,11 +121,19 @@ function describe(s: Subscription, customerNames?: Map<string, string>, keyGone 
   const who = s.customerIds.length
     ? s.customerIds.map((id) => esc(customerNames?.get(id) ?? id)).join(', ')
     : 'all customers';
-  const sev = s.minSeverity === 'low' ? 'every severity' : `${s.minSeverity} severity and above`;
+  const sev =
+    s.kind !== 'shortfall'
+      ? ''
+      : s.minSeverity === 'low'
+        ? ', every severity'
+        : `, ${s.minSeverity} severity and above`;
+  const always = s.allClear ? (s.kind === 'shortfall' ? ', all-clear posts' : ', posts when nothing changed') : '';
   const status =
     s.status === 'active' ? '' : s.status === 'paused' ? ' · *paused*' : ` · *failing*: ${s.failureReason ?? ''}`;
   const gone = keyGone ? ` · *${KEY_GONE}*` : '';
-  return `\`${s.id}\` <#${s.channelId}> ${describeSchedule(s)}, ${who}, ${sev}${s.allClear ? ', all-clear posts' : ''}${status}${gone}`;
+  // Shortfall digests were the first kind: their lines name no kind.
+  const kind = s.kind === 'shortfall' ? '' : `${describeKind(s.kind, s.options)} `;
+  return `\`${s.id}\` <#${s.channelId}> ${kind}${describeSchedule(s)}, ${who}${sev}${always}${status}${gone}`;
 }
 
 function nextThree(s: Subscription, now: Date): string {
@@ -182,6 +191,8 @@ export async function runDigestCommand(
           {
             ...schedule,
             teamId: ctx.teamId ?? null,
+            kind: a.kind,
+            options: a.options,
             keyRef: ctx.keyRef,
             channelId,
             customerIds,
@@ -242,9 +253,11 @@ export async function runDigestCommand(
         return reply(`Resumed ${describe(s!)}.\nNext runs: ${nextThree(s!, now)}.`);
       }
       case 'preview': {
+        // `preview <id>` previews that subscription; `preview` or `preview <kind>` this channel's default one.
+        const kind = rest[0] ? digestKind(rest[0].text) : 'shortfall';
         let target: Subscription;
-        if (rest[0]) {
-          const found = await findOwned(ctx, rest[0].text);
+        if (!kind) {
+          const found = await findOwned(ctx, rest[0]!.text);
           if (typeof found === 'string') return reply(found);
           if (!keyKnown(ctx, found)) return reply(`\`${found.id}\` ${KEY_GONE}.`);
           target = found;
@@ -252,9 +265,11 @@ export async function runDigestCommand(
           target = {
             id: '',
             teamId: null,
+            kind,
+            options: {},
             keyRef: ctx.keyRef,
             channelId: ctx.channelId,
-            cadence: 'daily',
+            cadence: DEFAULT_CADENCE[kind],
             time: '07:00',
             timeZone: ctx.timeZone,
             customerIds: [],
@@ -268,7 +283,7 @@ export async function runDigestCommand(
           };
         }
         const d = await digestFor(ctx.store, { ...target, allClear: true }, now, keySnapshot(ctx.linen));
-        const quiet = d.counts.open === 0 && d.counts.gone === 0 && !target.allClear;
+        const quiet = d.unchanged && !target.allClear;
         const note = `_Preview, only you can see it${quiet ? '; the scheduled digest would stay quiet' : ''}._`;
         return {
           responseType: 'ephemeral',

@@ -1,19 +1,26 @@
 /**
- * One tick of the digest worker: materialize due runs, claim some, fetch each API key's signals once and
- * share them across that key's subscriptions, build every digest and deliver it through the per-channel
- * pacer (channels in parallel).
+ * One tick of the digest worker: materialize due runs, claim some, fetch each API key's data once (what the due
+ * digests need of it) and share it across that key's subscriptions, build every digest and deliver it through
+ * the per-channel pacer (channels in parallel).
  */
 import {
   addDays,
   type Customer,
   type DailyDeliveryRow,
   type InventorySignal,
+  type Invoice,
   type LinenClient,
+  type PurchaseOrder,
+  type QualityTicket,
 } from '../../shared/index.ts';
+import { type BudgetSnapshot, buildBudgetsDigest } from './budgets.ts';
 import { buildDigest, type Digest } from './content.ts';
 import type { DigestEngine, RunOutcome } from './engine.ts';
+import { customerScope } from './kinds.ts';
+import { buildReceivablesDigest, type InvoiceSnapshot } from './receivables.ts';
 import type { ChannelPacer, SlackClient } from './slack.ts';
-import type { DigestStore, ShownSignal, Subscription } from './storage/types.ts';
+import type { DigestRun, DigestStore, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
+import { buildTicketChangesDigest, type TicketSnapshot } from './ticket-changes.ts';
 import { dayInZoneOf, titleOf } from './time.ts';
 
 export interface TickDeps {
@@ -30,39 +37,54 @@ export interface TickResult {
   materialized: number;
   skippedAtMaterialize: number;
   claimed: number;
-  /** Signal list walks made this tick: one per API key with due runs. */
+  /** Signal list walks made this tick: one per API key with due shortfall digests. */
   signalFetches: number;
   outcomes: Partial<Record<RunOutcome, number>>;
 }
 
+/**
+ * One key's data for this tick, each listing fetched once on first use and shared by the key's digests: signals
+ * and customers, deliveries per day, open invoices, active purchase orders, and tickets per customer.
+ */
 export interface KeySnapshot {
-  signals: Promise<InventorySignal[]>;
-  customers: Promise<Customer[]>;
-  deliveries: Map<string, Promise<DailyDeliveryRow[]>>;
+  signals(): Promise<InventorySignal[]>;
+  customers(): Promise<Customer[]>;
+  deliveriesOn(day: string): Promise<DailyDeliveryRow[]>;
+  openInvoices(): Promise<Invoice[]>;
+  activePurchaseOrders(): Promise<PurchaseOrder[]>;
+  ticketsOf(customerId: string): Promise<QualityTicket[]>;
 }
 
-/** One key's data for this tick: signals and customers fetched once, deliveries once per day asked. */
-export function keySnapshot(
-  client: LinenClient,
-): KeySnapshot & { deliveriesOn(day: string): Promise<DailyDeliveryRow[]> } {
-  const snap: KeySnapshot = {
-    // Without a status the API lists open and acknowledged signals; the digest keeps its kinds.
-    signals: client.inventory.signals().all(),
-    customers: client.customers.list().all(),
-    deliveries: new Map(),
+export function keySnapshot(client: LinenClient, onSignalFetch: () => void = () => {}): KeySnapshot {
+  const memo = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, fetch: () => Promise<T>): Promise<T> => {
+    let p = memo.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = fetch();
+      p.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
+      memo.set(key, p);
+    }
+    return p;
   };
-  for (const p of [snap.signals, snap.customers]) p.catch(() => {}); // awaited later, per run
   return {
-    ...snap,
-    deliveriesOn(day: string) {
-      let p = snap.deliveries.get(day);
-      if (!p) {
-        p = client.deliveries.daily({ from: day, to: day }).all();
-        p.catch(() => {});
-        snap.deliveries.set(day, p);
-      }
-      return p;
-    },
+    signals: () =>
+      once('signals', () => {
+        onSignalFetch();
+        // Without a status the API lists open and acknowledged signals; the digest keeps its kinds.
+        return client.inventory.signals().all();
+      }),
+    customers: () => once('customers', () => client.customers.list().all()),
+    deliveriesOn: (day) => once(`deliveries ${day}`, () => client.deliveries.daily({ from: day, to: day }).all()),
+    openInvoices: () =>
+      once('invoices', async () => {
+        const [sent, partial] = await Promise.all([
+          client.invoices.list({ status: 'sent' }).all(),
+          client.invoices.list({ status: 'partially_paid' }).all(),
+        ]);
+        return [...sent, ...partial];
+      }),
+    activePurchaseOrders: () => once('purchase orders', () => client.purchaseOrders.list({ status: 'active' }).all()),
+    ticketsOf: (customerId) => once(`tickets ${customerId}`, () => client.qualityTickets.list({ customerId }).all()),
   };
 }
 
@@ -71,25 +93,64 @@ export async function digestFor(
   store: Pick<DigestStore, 'previousDigest'>,
   sub: Subscription,
   at: Date,
-  snap: ReturnType<typeof keySnapshot>,
-  previous?: Promise<{ shown: ShownSignal[] } | null>,
+  snap: KeySnapshot,
+  previous?: Promise<{ run?: DigestRun; shown: ShownRecord[] } | null>,
 ): Promise<Digest> {
-  const yesterday = addDays(dayInZoneOf(at, sub.timeZone), -1);
-  const [signals, customers, deliveries, prev] = await Promise.all([
-    snap.signals,
-    snap.customers,
-    snap.deliveriesOn(yesterday),
-    previous ?? store.previousDigest(sub.id, at),
-  ]);
-  return buildDigest({
-    subscription: sub,
-    signals,
-    customers,
-    deliveries,
-    yesterday,
-    previous: prev ? prev.shown : null,
-    title: titleOf(at, sub.timeZone),
-  });
+  const today = dayInZoneOf(at, sub.timeZone);
+  const yesterday = addDays(today, -1);
+  const title = titleOf(at, sub.timeZone);
+  // The kind's own listings start with the customers', not after them.
+  const invoices = sub.kind === 'receivables' ? snap.openInvoices() : null;
+  const pos = sub.kind === 'budgets' ? snap.activePurchaseOrders() : null;
+  const signals = sub.kind === 'shortfall' ? snap.signals() : null;
+  const deliveries = sub.kind === 'shortfall' ? snap.deliveriesOn(yesterday) : null;
+  const [customers, prev] = await Promise.all([snap.customers(), previous ?? store.previousDigest(sub.id, at)]);
+  // A subscription's runs all hold its own kind's snapshots.
+  const shown = <S>() => (prev ? (prev.shown as ShownSignal<S>[]) : null);
+  switch (sub.kind) {
+    case 'receivables':
+      return buildReceivablesDigest({
+        subscription: sub,
+        invoices: await invoices!,
+        customers,
+        asOf: today,
+        previous: shown<InvoiceSnapshot>(),
+        title,
+      });
+    case 'budgets':
+      return buildBudgetsDigest({
+        subscription: sub,
+        purchaseOrders: await pos!,
+        customers,
+        asOf: today,
+        previous: shown<BudgetSnapshot>(),
+        title,
+      });
+    case 'tickets': {
+      // A ticket does not say whose it is: one listing per customer of the subscription.
+      const inScope = customerScope(sub, customers);
+      const mine = customers.filter((c) => inScope(c.id));
+      const lists = await Promise.all(mine.map((c) => snap.ticketsOf(c.id)));
+      return buildTicketChangesDigest({
+        subscription: sub,
+        tickets: mine.flatMap((c, i) => lists[i]!.map((t) => ({ ...t, customerId: c.id }))),
+        customers,
+        previous: shown<TicketSnapshot>(),
+        previousAt: prev?.run?.scheduledFor ?? null,
+        title,
+      });
+    }
+    default:
+      return buildDigest({
+        subscription: sub,
+        signals: await signals!,
+        customers,
+        deliveries: await deliveries!,
+        yesterday,
+        previous: shown(),
+        title,
+      });
+  }
 }
 
 export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
@@ -111,13 +172,12 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
     runs.map((r) => ({ subscriptionId: r.subscriptionId, before: r.scheduledFor })),
   );
   previous.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
-  const snapshots = new Map<string, ReturnType<typeof keySnapshot>>();
+  const snapshots = new Map<string, KeySnapshot>();
   const snapshotOf = (keyRef: string) => {
     let s = snapshots.get(keyRef);
     if (!s) {
-      s = keySnapshot(deps.linenClientFor(keyRef));
+      s = keySnapshot(deps.linenClientFor(keyRef), () => result.signalFetches++);
       snapshots.set(keyRef, s);
-      result.signalFetches++;
     }
     return s;
   };

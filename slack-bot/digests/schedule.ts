@@ -41,12 +41,14 @@ export function dayName(word: string): DayName | null {
 }
 
 /**
- * Normalize a cadence: `daily`, `weekdays`, `weekends`, or a comma list of days (`mon,wed,fri`), returned as
- * `daily`, `weekdays`, `weekends` or the days in week order. Throws ScheduleError naming an unknown day.
+ * Normalize a cadence: `daily`, `weekdays`, `weekends`, `weekly` (on Mondays), or a comma list of days
+ * (`mon,wed,fri`), returned as `daily`, `weekdays`, `weekends` or the days in week order. Throws ScheduleError
+ * naming an unknown day.
  */
 export function parseCadence(input: string): string {
   const s = input.trim().toLowerCase();
   if (s === 'daily' || s === 'everyday' || s === 'every-day') return 'daily';
+  if (s === 'weekly') return 'mon';
   if (s === 'weekdays') return 'weekdays';
   if (s === 'weekends') return 'weekends';
   const parts = s

@@ -1,9 +1,11 @@
 /**
- * Reading `/linen digest subscribe ...` arguments: channel, cadence, time, customers and minimum severity, in
- * any order. Throws ArgsError with one sentence for bad input.
+ * Reading `/linen digest subscribe ...` arguments: the kind, channel, cadence, time, customers, minimum severity
+ * and the budget thresholds (`25%` left, expiring within `45d`), in any order. Throws ArgsError with one sentence
+ * for bad input.
  */
+import { DEFAULT_CADENCE, digestKind } from './kinds.ts';
 import { dayName, parseCadence, parseTime, ScheduleError } from './schedule.ts';
-import type { Severity } from './storage/types.ts';
+import type { DigestKind, DigestOptions, Severity } from './storage/types.ts';
 
 export class ArgsError extends Error {
   override name = 'ArgsError';
@@ -22,6 +24,8 @@ export function tokenize(input: string | readonly string[]): { text: string; quo
 }
 
 export interface SubscribeArgs {
+  kind: DigestKind;
+  options: DigestOptions;
   channel: ChannelArg | null;
   cadence: string;
   time: string;
@@ -54,6 +58,8 @@ export function parseSubscribeArgs(
   defaults: { time: string },
 ): SubscribeArgs {
   const out: SubscribeArgs = {
+    kind: 'shortfall',
+    options: {},
     channel: null,
     cadence: 'daily',
     time: defaults.time,
@@ -61,6 +67,8 @@ export function parseSubscribeArgs(
     minSeverity: 'low',
     allClear: false,
   };
+  let cadence: string | undefined;
+  let severity: string | undefined;
   const words: string[] = [];
   const flush = () => {
     if (words.length)
@@ -73,14 +81,31 @@ export function parseSubscribeArgs(
       );
     words.length = 0;
   };
+  // The kind, when given, comes first: `subscribe receivables #finance weekly`.
+  const kind = tokens[0] && !tokens[0].quoted ? digestKind(tokens[0].text) : null;
+  if (kind) out.kind = kind;
   try {
-    for (const { text, quoted } of tokens) {
+    for (const { text, quoted } of kind ? tokens.slice(1) : tokens) {
       if (quoted) {
         flush();
         out.customers.push(text);
         continue;
       }
       const lower = text.toLowerCase();
+      const share = /^(\d{1,3})%$/.exec(lower);
+      const days = /^(\d{1,4})(?:d|days?)$/.exec(lower);
+      if (share) {
+        const n = Number(share[1]);
+        if (n < 1 || n > 100) throw new ArgsError(`${text} is not a share of a budget; give 1% to 100%.`);
+        flush();
+        out.options.budgetShare = n / 100;
+        continue;
+      }
+      if (days) {
+        flush();
+        out.options.expiringDays = Number(days[1]);
+        continue;
+      }
       const ch = channelOf(text);
       const sev = /^(?:min-?severity=|severity=)?(low|medium|high)\+?$/.exec(lower);
       const parts = lower.split(',').filter(Boolean);
@@ -93,16 +118,17 @@ export function parseSubscribeArgs(
       } else if (sev && SEVERITIES.has(sev[1]!)) {
         flush();
         out.minSeverity = sev[1] as Severity;
+        severity = text;
       } else if (lower === 'all-clear' || lower === 'allclear') {
         flush();
         out.allClear = true;
       } else if (
-        ['daily', 'weekdays', 'weekends'].includes(lower) ||
+        ['daily', 'weekdays', 'weekends', 'weekly'].includes(lower) ||
         (parts.length > 1 && parts.some((p) => dayName(p) !== null)) ||
         (parts.length === 1 && dayName(parts[0]!) !== null)
       ) {
         flush();
-        out.cadence = parseCadence(lower);
+        cadence = parseCadence(lower);
       } else {
         words.push(text);
       }
@@ -112,5 +138,12 @@ export function parseSubscribeArgs(
     throw e;
   }
   flush();
+  out.cadence = cadence ?? DEFAULT_CADENCE[out.kind];
+  if (severity !== undefined && out.kind !== 'shortfall')
+    throw new ArgsError(`A severity (${severity}) is for shortfall digests; leave it out of a ${out.kind} digest.`);
+  if ((out.options.budgetShare !== undefined || out.options.expiringDays !== undefined) && out.kind !== 'budgets')
+    throw new ArgsError(
+      `A share left or a number of days is for budgets digests; leave it out of a ${out.kind} digest.`,
+    );
   return out;
 }

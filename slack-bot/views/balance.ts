@@ -1,5 +1,5 @@
 /** `/linen balance [customer]`: A/R balance and aging per customer, with the open invoices. */
-import type { ArReport } from '../../shared/reports/index.ts';
+import type { ArCustomer, ArReport } from '../../shared/reports/index.ts';
 import type { Invoice } from '../../shared/schemas/accounting.ts';
 import { type Block, button, context, divider, fields, header, type Message, section } from '../blocks/kit.ts';
 import { moreLine, take } from '../blocks/limits.ts';
@@ -45,6 +45,28 @@ export interface BalanceViewOptions {
   customerName?: string | undefined;
 }
 
+/** A group owes nothing itself: it is billed through its locations, whose totals it shows. */
+function groupBlock(name: string, g: NonNullable<ArCustomer['billedPerLocation']>): Block {
+  const where = g.locations.length
+    ? `${plural(g.locations.length, 'location')} (${g.locations.map((l) => escLine(l.customerName)).join(', ')})`
+    : 'its locations (none visible to this key)';
+  const totals = g.totals.length
+    ? g.totals.map((t) => `*${money(t.balanceCents, t.currency)}*`).join(' + ')
+    : `*${money(0, 'usd')}*`;
+  const t = g.totals.length === 1 ? g.totals[0]! : null;
+  const line = `${bold(escLine(name))} (group): billed per location: ${totals} open across ${where}`;
+  if (!t) return section(line);
+  return fields(
+    [
+      `*Current*\n${money(t.aging.current, t.currency)}`,
+      `*1–30 days*\n${money(t.aging.d1_30, t.currency)}`,
+      `*31–60 days*\n${money(t.aging.d31_60, t.currency)}`,
+      `*61+ days*\n${money(t.aging.d61_plus, t.currency)}`,
+    ],
+    line,
+  );
+}
+
 export function balanceMessage(report: ArReport, opts: BalanceViewOptions): Message {
   const title = opts.customerName ? `Open balance: ${plain(opts.customerName)}` : 'Open balance';
   const blocks: Block[] = [header(title)];
@@ -74,6 +96,10 @@ export function balanceMessage(report: ArReport, opts: BalanceViewOptions): Mess
 
   const cs = take(report.customers, MAX_CUSTOMERS);
   for (const c of cs.shown) {
+    if (c.billedPerLocation) {
+      blocks.push(groupBlock(c.customerName, c.billedPerLocation));
+      continue;
+    }
     blocks.push(
       fields(
         [

@@ -9,13 +9,28 @@ export const COMMAND = '/linen';
 const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string; examples: string[] }> = {
   balance: {
     syntax: 'balance [customer]',
-    what: 'Open balance and aging per customer, with the open invoices (each with a PDF button).',
+    what: 'Open balance and aging per customer, with the open invoices (each with a PDF button). A group is billed per location.',
     examples: ['balance', 'balance Mercy General Hospital'],
   },
+  invoices: {
+    syntax: 'invoices [customer] [overdue]',
+    what: 'Open invoices with their department and days overdue, most overdue first; "overdue" keeps the overdue ones.',
+    examples: ['invoices overdue', 'invoices Mercy General Hospital'],
+  },
+  po: {
+    syntax: 'po [customer]',
+    what: 'Active purchase orders: budget left, percent spent and days to expiry, the least left first.',
+    examples: ['po', 'po Harborview Hotel'],
+  },
   signals: {
-    syntax: 'signals [kind] [customer]',
-    what: 'Open and acknowledged inventory signals, shortfalls first, by customer and department.',
-    examples: ['signals', 'signals shortfall_streak', "signals St. Luke's Medical Center"],
+    syntax: 'signals [kind | shortfall] [customer]',
+    what: 'Open and acknowledged inventory signals, shortfalls first, by customer and department. "shortfall" means shortfall streaks and circulation breaches.',
+    examples: ['signals', 'signals shortfall', 'signals circulation_breach', "signals St. Luke's Medical Center"],
+  },
+  short: {
+    syntax: 'short [customer] [department | unit]',
+    what: 'What is missing right now by unit and item, from the latest cart counts (required against delivered), worst first.',
+    examples: ['short', 'short Mercy General Hospital ICU'],
   },
   ticket: {
     syntax: 'ticket <TKT-YY-#####>',
@@ -23,24 +38,44 @@ const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string;
     examples: ['ticket TKT-26-00417'],
   },
   tickets: {
-    syntax: 'tickets [open|new|acknowledged|in_progress|resolved|verified]',
-    what: 'Quality tickets by status (open ones by default).',
-    examples: ['tickets', 'tickets resolved'],
+    syntax: 'tickets [customer] [open|new|acknowledged|in_progress|resolved|verified]',
+    what: 'Quality tickets by status (open ones by default), each with its customer.',
+    examples: ['tickets', 'tickets Harborview Hotel', 'tickets Mercy General Hospital resolved'],
   },
   fillrate: {
     syntax: 'fillrate <customer> [days | from to] [department]',
-    what: 'Fill rate against par (default: the last 7 days), worst items first, with a per-day trend. Quote names with spaces when a department follows without a window.',
+    what: 'Fill rate and par met against par, short days, worst items first, with a per-day trend (default: the last 7 whole days, today left out). Quote names with spaces when a department follows without a window.',
     examples: [
       'fillrate Harborview Hotel',
       'fillrate "Mercy General Hospital" 14 ICU',
       'fillrate Harborview Hotel 2026-11-01 2026-11-15',
     ],
   },
+  rewash: {
+    syntax: 'rewash <customer> [days | from to]',
+    what: 'Rewash pounds as a share of soil pounds (default: the last 30 whole days), split into soil fault and processing error (the basis of a credit).',
+    examples: ['rewash Mercy General Hospital', 'rewash Harborview Hotel 90'],
+  },
+  manifest: {
+    syntax: 'manifest <MAN-YY-######> [customer]',
+    what: 'Proof of delivery: who signed and when, weights, bins, held rewash and rewash links. Every manifest the number matches.',
+    examples: ['manifest MAN-26-033570'],
+  },
+  order: {
+    syntax: 'order <DS-YY-#####>',
+    what: 'A direct-sales order with its lines, charges and totals.',
+    examples: ['order DS-26-01622'],
+  },
   digest: {
     syntax:
-      'digest subscribe [#channel] [daily|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high] [all-clear] | list | unsubscribe <id> | pause <id> | resume <id> | preview [id]',
-    what: 'A scheduled shortfall digest in a channel (default: this channel, daily at 07:00 org time, all customers, every severity).',
-    examples: ['digest subscribe', 'digest subscribe #linen-ops weekdays 06:30 high', 'digest list', 'digest preview'],
+      'digest subscribe [shortfall|receivables|tickets|budgets] [#channel] [daily|weekly|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high] [NN%] [NNd] [all-clear] | list | unsubscribe <id> | pause <id> | resume <id> | preview [id | kind]',
+    what: 'Scheduled digests in a channel: shortfalls (daily at 07:00 by default), receivables (weekly: new overdue invoices and older aging), ticket status changes, budgets (purchase orders under NN% left or expiring within NN days).',
+    examples: [
+      'digest subscribe',
+      'digest subscribe receivables #finance weekly',
+      'digest subscribe budgets 25% 45d',
+      'digest preview tickets',
+    ],
   },
 };
 

@@ -65,23 +65,41 @@ const FILTER_TITLE: Record<TicketFilter, string> = {
   verified: 'Verified tickets',
 };
 
-export function ticketLine(t: QualityTicket, timeZone: string): string {
-  return `${STATUS_ICON[t.status] ?? '•'} ${bold(escLine(t.ticket_number))} · ${escLine(ticketStatusLabel(t))} · ${escLine(t.kind_label)} · opened ${when(t.created_at, timeZone).slice(0, 10)}: ${escLine(t.subject)}`;
+export function ticketLine(t: QualityTicket, timeZone: string, customerName?: string | undefined): string {
+  const who = customerName ? ` · ${escLine(customerName)}` : '';
+  return `${STATUS_ICON[t.status] ?? '•'} ${bold(escLine(t.ticket_number))}${who} · ${escLine(ticketStatusLabel(t))} · ${escLine(t.kind_label)} · opened ${when(t.created_at, timeZone).slice(0, 10)}: ${escLine(t.subject)}`;
+}
+
+export interface TicketsViewOptions {
+  /** Customer names by id: each ticket of a listing across customers names its customer. */
+  customerNames?: ReadonlyMap<string, string> | undefined;
+  /** The one customer asked for (then the lines do not repeat it). */
+  customerName?: string | undefined;
 }
 
 /** Tickets newest first. */
-export function ticketsMessage(tickets: readonly QualityTicket[], filter: TicketFilter, timeZone: string): Message {
-  const title = FILTER_TITLE[filter];
+export function ticketsMessage(
+  tickets: readonly (QualityTicket & { customerId?: string })[],
+  filter: TicketFilter,
+  timeZone: string,
+  opts: TicketsViewOptions = {},
+): Message {
+  const title = opts.customerName ? `${FILTER_TITLE[filter]}: ${plain(opts.customerName)}` : FILTER_TITLE[filter];
   const blocks: Block[] = [header(title)];
   if (tickets.length === 0) {
-    blocks.push(section(filter === 'open' ? ':tada: No open tickets.' : `No ${title.toLowerCase()}.`));
-    return { text: `No ${title.toLowerCase()}.`, blocks };
+    const none = `No ${FILTER_TITLE[filter].toLowerCase()}${opts.customerName ? ` for ${escLine(opts.customerName)}` : ''}.`;
+    blocks.push(section(filter === 'open' ? `:tada: ${none}` : none));
+    return { text: none, blocks };
   }
   const sorted = [...tickets].sort((a, b) =>
     a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.ticket_number.localeCompare(b.ticket_number),
   );
   const { shown, more } = take(sorted, MAX_TICKETS);
-  const lines = shown.map((t) => ticketLine(t, timeZone));
+  // One customer asked for names none per line, unless it is a group covering several.
+  const several = !opts.customerName || new Set(tickets.map((t) => t.customerId)).size > 1;
+  const lines = shown.map((t) =>
+    ticketLine(t, timeZone, several && t.customerId ? opts.customerNames?.get(t.customerId) : undefined),
+  );
   if (more) lines.push(moreLine(more, 'tickets'));
   for (const chunk of chunkLines(lines)) blocks.push(section(chunk));
   blocks.push(

@@ -45,7 +45,10 @@ describe('dist/apps-script', () => {
     expect(manifest.urlFetchWhitelist).toEqual(['https://linen.example.org/']);
   });
 
+  // The budget rose from 80 to 120 KB with the functions a linen manager asks for at 7 a.m. (LINEN_PARMET,
+  // LINEN_SHORT, LINEN_REWASH_RATE, LINEN_MANIFEST, LINEN_PO_STATUS, LINEN_ORDER) and the reports they share.
   it(`Code.js is at most ${MAX_CODE_BYTES / 1024} KB`, () => {
+    expect(MAX_CODE_BYTES).toBe(120 * 1024);
     expect(Buffer.byteLength(code)).toBe(built.codeBytes);
     expect(built.codeBytes).toBeLessThanOrEqual(MAX_CODE_BYTES);
   });

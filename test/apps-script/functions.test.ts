@@ -4,7 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../sandbox/index.ts';
-import { type Harness, startHarness, TZ } from '../support/apps-script-harness.ts';
+import { type Harness, startHarness, TODAY, TZ } from '../support/apps-script-harness.ts';
+import {
+  expectedDaysOverdue,
+  expectedFill,
+  expectedLocations,
+  expectedRewash,
+  expectedShort,
+  localDay,
+} from '../support/expected-figures.ts';
 
 let h: Harness;
 let d: SandboxData;
@@ -134,7 +142,7 @@ describe('money, tickets and signals', () => {
     expect(header).toEqual(['Customer', 'Currency', 'Current', '1-30 days', '31-60 days', '61+ days', 'Balance']);
     const customers = rows.filter((r) => r[0] !== 'All customers');
     expect(customers.length).toBe(d.customers.length);
-    for (const r of customers) {
+    for (const r of customers.filter((x) => !String(x[0]).includes('(billed per location'))) {
       const c = d.customers.find((x) => x.name === r[0])!;
       const cents = open()
         .filter((i) => i.customer_id === c.id)
@@ -143,6 +151,20 @@ describe('money, tickets and signals', () => {
       expect((r[2] as number) + (r[3] as number) + (r[4] as number) + (r[5] as number)).toBeCloseTo(r[6] as number, 6);
     }
     expect(rows.filter((r) => r[0] === 'All customers').length).toBe(new Set(open().map((i) => i.currency)).size);
+    // A group is billed per location: its row carries its locations' totals, the total row does not count them twice.
+    const group = d.customers.find((c) => c.is_group)!;
+    const locations = expectedLocations(d, group.id);
+    const groupRow = rows.find((r) => String(r[0]).startsWith(`${group.name} (billed per location: `))!;
+    expect(groupRow[0]).toBe(`${group.name} (billed per location: ${locations.map((l) => l.name).join(', ')})`);
+    const owed = open()
+      .filter((i) => locations.some((l) => l.id === i.customer_id))
+      .reduce((sum, i) => sum + i.balance_cents, 0);
+    expect(groupRow[6]).toBeCloseTo(owed / 100, 6);
+    const usd = rows.find((r) => r[0] === 'All customers' && r[1] === 'USD')!;
+    const usdOpen = open()
+      .filter((i) => i.currency === 'usd')
+      .reduce((sum, i) => sum + i.balance_cents, 0);
+    expect(usd[6]).toBeCloseTo(usdOpen / 100, 6);
     const one = table(h.cell('LINEN_AGING', 'Mercy General Hospital')).rows;
     expect(one.map((r) => r[0])).toEqual(['Mercy General Hospital']);
   });
@@ -331,5 +353,213 @@ describe('one table function per list endpoint', () => {
       h.world.spreadsheetTimeZone = TZ;
       h.setDocProp('LINEN_TIMEZONE', null);
     }
+  });
+});
+
+describe('the 7 a.m. functions', () => {
+  /** Today as the add-on's clock reads it, before and after a call (a call may straddle midnight). */
+  const around = <T>(call: () => T): { value: T; days: string[] } => {
+    const before = localDay(new Date().toISOString(), TZ);
+    const value = call();
+    return { value, days: [before, localDay(new Date().toISOString(), TZ)] };
+  };
+
+  it('LINEN_PARMET and LINEN_FILLRATE(..., "par_met"): over-fill earns nothing', () => {
+    const icu = mercy.departments.find((x) => x.name === 'ICU')!;
+    const rows = d.daily_deliveries.filter(
+      (r) => r.customer_id === mercy.id && r.department_id === icu.id && inWindow(r.date),
+    );
+    const want = expectedFill(rows);
+    expect(want.parMet).toBeLessThan(want.fill);
+    h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO);
+    h.takeFetches();
+    // The same cached listing as the fill rate of the customer's window: no request.
+    expect(h.cell('LINEN_PARMET', 'Mercy General Hospital', FROM, TO, 'ICU').value).toBeCloseTo(want.parMet, 12);
+    expect(h.takeFetches()).toEqual([]);
+    expect(h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO, 'ICU', '', 'par met').value).toBeCloseTo(
+      want.parMet,
+      12,
+    );
+    expect(h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO, 'ICU', '', 'fill').value).toBeCloseTo(
+      want.fill,
+      12,
+    );
+    expect(h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO, 'ICU', '', 'median').error).toBe(
+      'measure must be one of fill, par_met, not "median".',
+    );
+  });
+
+  it('LINEN_SIGNALS: "shortfall" is the shortfall kinds, an unknown kind says so, an unlisted one passes through', () => {
+    const standing = d.signals.filter((s) => s.status === 'open' || s.status === 'acknowledged');
+    const shortfall = table(h.cell('LINEN_SIGNALS', 'shortfall')).rows;
+    expect(shortfall.length).toBe(
+      standing.filter((s) => s.kind === 'shortfall_streak' || s.kind === 'circulation_breach').length,
+    );
+    expect(table(h.cell('LINEN_SIGNALS', 'par_drift')).rows.length).toBe(
+      standing.filter((s) => s.kind === 'par_drift').length,
+    );
+    const bad = h.cell('LINEN_SIGNALS', 'bogus');
+    expect(bad.error).toMatch(
+      /^"bogus" is not a signal kind; the kinds are shortfall \(shortfall_streak and circulation_breach\), /,
+    );
+    expect(bad.error).toContain('par_drift');
+  });
+
+  it('LINEN_TICKETS: each ticket with its customer, one listing per customer', () => {
+    h.takeFetches();
+    const { header, rows } = table(h.cell('LINEN_TICKETS', '', '', '', 'new'));
+    const fetched = h.takeFetches().filter((f) => f.url.includes('/quality-tickets'));
+    expect(fetched.length).toBe(d.customers.length);
+    expect(header.slice(0, 3)).toEqual(['Ticket', 'Customer', 'Status']);
+    const fresh = d.tickets.filter((t) => t.status === 'new');
+    expect(rows.length).toBe(fresh.length);
+    for (const t of fresh) {
+      const row = rows.find((r) => r[0] === t.ticket_number)!;
+      expect(row[1]).toBe(d.customers.find((c) => c.id === t.customer_id)!.name);
+    }
+  });
+
+  it("LINEN_BALANCE of a group: its locations' total, not $0", () => {
+    const group = d.customers.find((c) => c.is_group)!;
+    const ids = expectedLocations(d, group.id).map((l) => l.id);
+    const owed = d.invoices
+      .filter((i) => ids.includes(i.customer_id) && (i.status === 'sent' || i.status === 'partially_paid'))
+      .reduce((sum, i) => sum + i.balance_cents, 0);
+    expect(owed).toBeGreaterThan(0);
+    expect(h.cell('LINEN_BALANCE', group.name).value).toBeCloseTo(owed / 100, 6);
+  });
+
+  it('a group covers its locations in LINEN_INVOICES and LINEN_TICKETS; deliveries are asked of a location', () => {
+    const group = d.customers.find((c) => c.is_group)!;
+    const ids = [group.id, ...expectedLocations(d, group.id).map((l) => l.id)];
+    const sent = table(h.cell('LINEN_INVOICES', group.name, '', '', 'sent')).rows;
+    expect(sent.map((r) => r[0]).sort()).toEqual(
+      d.invoices
+        .filter((i) => ids.includes(i.customer_id) && i.status === 'sent')
+        .map((i) => i.invoice_number)
+        .sort(),
+    );
+    const tickets = table(h.cell('LINEN_TICKETS', group.name)).rows;
+    expect(tickets.length).toBe(d.tickets.filter((t) => ids.includes(t.customer_id)).length);
+    expect(h.cell('LINEN_FILLRATE', group.name, FROM, TO).error).toMatch(
+      new RegExp(`^${group.name} is a group, supplied and billed through its locations: ask for one of them \\(`),
+    );
+  });
+
+  it('LINEN_INVOICES: the department and the days overdue of each invoice', () => {
+    const { value, days } = around(() => h.cell('LINEN_INVOICES', '', '', '', 'sent'));
+    const { header, rows } = table(value);
+    expect(header.slice(0, 7)).toEqual([
+      'Invoice',
+      'Status',
+      'Customer',
+      'Department',
+      'Issued',
+      'Due',
+      'Days overdue',
+    ]);
+    const sent = d.invoices.filter((i) => i.status === 'sent');
+    expect(rows.length).toBe(sent.length);
+    for (const i of sent) {
+      const row = rows.find((r) => r[0] === i.invoice_number)!;
+      const dept = i.department_id ? d.departments.find((x) => x.id === i.department_id)!.name : 'All departments';
+      expect(row[3]).toBe(dept);
+      const want = i.due_at === null ? [''] : days.map((t) => expectedDaysOverdue(i.due_at!, t, TZ));
+      expect(want).toContain(row[6]);
+    }
+    expect(rows.some((r) => (r[6] as number) > 30)).toBe(true);
+  });
+
+  it('LINEN_SHORT: what is missing by unit and item, worst first; a department narrows to its units', () => {
+    const from = localDay(new Date(Date.parse(`${TODAY}T12:00:00Z`) - 6 * 86_400_000).toISOString(), 'UTC');
+    const all = table(h.cell('LINEN_SHORT'));
+    expect(all.header).toEqual([
+      'Customer',
+      'Unit',
+      'Item',
+      'Required',
+      'Delivered',
+      'Missing',
+      'Carts',
+      'Counted',
+      'Count status',
+    ]);
+    const want = expectedShort(d, { from, to: TODAY });
+    expect(all.rows.map((r) => r[5])).toEqual(want.lines.map((l) => l.missing));
+    const icuNorth = d.units.filter((u) => u.customer_id === mercy.id && u.name === 'ICU North').map((u) => u.id);
+    const icu = table(h.cell('LINEN_SHORT', 'Mercy General Hospital', 'ICU'));
+    const wantIcu = expectedShort(d, { customerId: mercy.id, from, to: TODAY, unitIds: icuNorth });
+    expect(icu.rows.map((r) => [r[1], r[5]])).toEqual(wantIcu.lines.map((l) => [l.unit, l.missing]));
+    expect(h.cell('LINEN_SHORT', '', 'ICU').error).toBe('Give the customer of the department or unit.');
+  });
+
+  it('LINEN_REWASH_RATE: all rewash, or one fault, as a share of soil pounds', () => {
+    const want = expectedRewash(d, { customerId: mercy.id, from: FROM, to: TO, timeZone: TZ });
+    expect(want.batches).toBeGreaterThan(0);
+    expect(h.cell('LINEN_REWASH_RATE', 'Mercy General Hospital', FROM, TO).value).toBeCloseTo(want.rate, 12);
+    expect(h.cell('LINEN_REWASH_RATE', 'Mercy General Hospital', FROM, TO, 'processing error').value).toBeCloseTo(
+      want.errorRate,
+      12,
+    );
+    expect(h.cell('LINEN_REWASH_RATE', 'Mercy General Hospital', FROM).error).toBe(
+      'Give both from and to, or neither for the last 30 whole days.',
+    );
+  });
+
+  it('LINEN_MANIFEST: one row per bin with the signature, net weights, held rewash and rewash links', () => {
+    const m = d.manifests.find((x) => x.delivered_at && x.held_rewash && x.rewash_links.rewash_children.length)!;
+    const { header, rows } = table(h.cell('LINEN_MANIFEST', m.manifest_number));
+    const col = (name: string) => header.indexOf(name);
+    expect(rows.length).toBe(m.bins.length);
+    for (const [i, b] of m.bins.entries()) {
+      expect(rows[i]![col('Bin ticket')]).toBe(b.bin_ticket_number);
+      expect(rows[i]![col('Net (lb)')]).toBe(b.net_lb);
+    }
+    expect(rows[0]![col('Signed by')]).toBe(m.signature.signed_by_name);
+    expect(rows[0]![col('Signed at')]).toEqual(new Date(m.signature.delivered_at!));
+    expect(rows[0]![col('Held rewash (lb)')]).toBe(m.held_rewash!.held_weight_lb);
+    expect(rows[0]![col('Rewash children')]).toBe(
+      m.rewash_links.rewash_children.map((c) => c.manifest_number).join(', '),
+    );
+    h.takeFetches();
+    expect(h.cell('LINEN_MANIFEST', m.manifest_number.toLowerCase()).value).toBeDefined();
+    expect(h.takeFetches()).toEqual([]);
+    expect(h.cell('LINEN_MANIFEST', 'MAN-19-000001').error).toBe('No manifest MAN-19-000001 is visible to this key.');
+    expect(h.cell('LINEN_MANIFEST', '').error).toBe('manifest_number is required, e.g. "MAN-26-033570".');
+  });
+
+  it('LINEN_PO_STATUS: left, spent, shares and days to expiry, least left first', () => {
+    const { value, days } = around(() => h.cell('LINEN_PO_STATUS'));
+    const { header, rows } = table(value);
+    const col = (name: string) => header.indexOf(name);
+    const active = d.purchase_orders.filter((p) => p.status === 'active');
+    expect(rows.map((r) => r[0]).sort()).toEqual(active.map((p) => p.po_number).sort());
+    for (const p of active) {
+      const row = rows.find((r) => r[0] === p.po_number)!;
+      expect(row[col('Remaining')]).toBeCloseTo(p.remaining_cents / 100, 6);
+      expect(row[col('Remaining share')]).toBeCloseTo(p.remaining_cents / p.total_cents, 12);
+      const until = days.map((t) => -expectedDaysOverdue(`${t}T12:00:00.000Z`, localDay(p.expires_at, TZ), 'UTC'));
+      expect(until.map(Math.abs)).toContain(row[col('Days to expiry')]);
+    }
+    expect(table(h.cell('LINEN_PO_STATUS', '', 'closed')).rows.length).toBe(
+      d.purchase_orders.filter((p) => p.status === 'closed').length,
+    );
+  });
+
+  it('LINEN_ORDER: the lines, their charges, the subtotal, the order charges and the total', () => {
+    const o = d.orders.find((x) => x.lines.some((l) => l.charges.length) && x.charges.length)!;
+    const { header, rows } = table(h.cell('LINEN_ORDER', o.order_number));
+    const col = (name: string) => header.indexOf(name);
+    const lineRows = rows.filter((r) => typeof r[col('Line')] === 'number');
+    expect(lineRows.map((r) => r[col('SKU')])).toEqual(
+      [...o.lines].sort((a, b) => a.line_number - b.line_number).map((l) => l.sku),
+    );
+    const charges = [...o.lines.flatMap((l) => l.charges), ...o.charges];
+    expect(rows.filter((r) => r[col('Line')] === 'charge').map((r) => r[col('Amount ($)')])).toEqual(
+      charges.map((c) => c.amount_cents / 100),
+    );
+    expect(rows.find((r) => r[col('Line')] === 'subtotal')![col('Amount ($)')]).toBeCloseTo(o.subtotal_cents / 100, 6);
+    expect(rows.at(-1)![col('Amount ($)')]).toBeCloseTo(o.total_cents / 100, 6);
+    expect(h.cell('LINEN_ORDER', 'DS-26').error).toBe('"DS-26" is not an order number like DS-26-01234.');
   });
 });

@@ -199,7 +199,7 @@ describe('the other reports', () => {
   it('Open shortfalls: the open shortfall signals, high severity shaded, suggested orders charted', () => {
     const r = insert({ kind: 'shortfalls', customer: mercyId });
     const sheet = sheetNamed((r.value as { sheet: string }).sheet);
-    expect(cellOf(sheet, 'A7').formula).toBe('=LINEN_SIGNALS("shortfall_streak", , $B$2)');
+    expect(cellOf(sheet, 'A7').formula).toBe('=LINEN_SIGNALS("shortfall", , $B$2)');
     expect(cellOf(sheet, 'A3').value).toBe(''); // no dates for signals
     expect(sheet.conditionalRules).toEqual([
       expect.objectContaining({ criteria: 'CUSTOM_FORMULA', values: ['=$A8="High"'], ranges: ['A8:K207'] }),

@@ -57,9 +57,17 @@ describe('menu', () => {
     expect(key.content).toMatch(/run with the key saved by the\s+spreadsheet's <b>owner<\/b>/);
     expect(key.content).toContain('window.LINEN_FOCUS = "key"');
     expect(dialogs.find((x) => x.title === 'Linen API address')!.content).toContain('window.LINEN_FOCUS = "address"');
-    expect(dialogs.find((x) => x.title === 'Linen Connect help')!.content).toContain(
-      'LINEN_FILLRATE(customer, from, to, [department], [item])',
-    );
+    const help = dialogs.find((x) => x.title === 'Linen Connect help')!.content;
+    expect(help).toContain('LINEN_FILLRATE(customer, from, to, [department], [item], [measure])');
+    for (const f of [
+      'LINEN_PARMET(customer, from, to, [department], [item])',
+      'LINEN_SHORT([customer], [department])',
+      'LINEN_REWASH_RATE(customer, [from], [to], [fault])',
+      'LINEN_MANIFEST(manifest_number, [customer])',
+      'LINEN_PO_STATUS([customer], [status])',
+      'LINEN_ORDER(order_number)',
+    ])
+      expect(help).toContain(f);
   });
 });
 

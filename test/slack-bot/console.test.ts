@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadSandboxData } from '../../sandbox/index.ts';
 import { buildSlackBot } from '../../scripts/build-slack-bot.ts';
 import { ConfigError, isConsoleMode, loadConfig } from '../../slack-bot/config.ts';
 
@@ -66,6 +67,44 @@ describe('console mode', () => {
     expect(r.stdout).toContain('Open balance: Harborview Hotel');
     expect(r.stdout).toContain('[button: PDF]');
     expect(r.stdout).toContain("I don't know `nonsense`");
+  });
+
+  it('the 7 a.m. answers as terminal text: short, rewash, manifest, order, po, invoices, tickets by customer', async () => {
+    const data = await loadSandboxData({ today: '2026-11-20', timeZone: 'America/Chicago', seed: 'linen' });
+    const manifest = data.manifests.find((m) => m.delivered_at && m.signature.signed_by_name)!;
+    const order = data.orders.find((o) => o.placed_at)!;
+    const r = await run(
+      TSX,
+      [ENTRY],
+      cleanEnv(),
+      [
+        'short Mercy General Hospital ICU',
+        'rewash Mercy General Hospital',
+        `manifest ${manifest.manifest_number}`,
+        `order ${order.order_number}`,
+        'po',
+        'invoices overdue',
+        'tickets Harborview Hotel',
+        'fillrate "Mercy General Hospital" ICU',
+        'help',
+      ].join('\n'),
+    );
+    expect(r.code).toBe(0);
+    const out = r.stdout;
+    expect(out).toContain('Short today: Mercy General Hospital › ICU\n');
+    expect(out).toContain('Rewash: Mercy General Hospital\n');
+    expect(out).toContain('  Window: 2026-10-21 → 2026-11-19 (30 days)');
+    expect(out).toContain(`Proof of delivery: ${manifest.manifest_number}\n`);
+    expect(out).toContain(`  Signed by: ${manifest.signature.signed_by_name}`);
+    expect(out).toContain(`Order ${order.order_number}\n`);
+    expect(out).toContain('Purchase orders\n');
+    expect(out).toContain('Overdue invoices\n');
+    expect(out).toContain('Open tickets: Harborview Hotel\n');
+    expect(out).toMatch(/ {2}Par met: \d+\.\d%/);
+    expect(out).toContain('  Window: 2026-11-13 → 2026-11-19 (7 days)');
+    for (const sub of ['short', 'rewash', 'manifest', 'order', 'po', 'invoices'])
+      expect(out).toContain(`/linen ${sub} `);
+    expect(out).not.toMatch(/undefined|NaN|\[object Object\]/);
   });
 
   it('digest commands: subscribe and list kept under LINEN_DATA_DIR across runs; preview renders the digest', async () => {

@@ -6,6 +6,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/dates.ts';
 import { money } from '../../slack-bot/blocks/mrkdwn.ts';
+import { expectedFill } from '../support/expected-figures.ts';
 import {
   allText,
   BOT_TOKEN,
@@ -46,10 +47,17 @@ describe('/linen over HTTP', () => {
       const t = allText(m);
       for (const sub of [
         'balance [customer]',
-        'signals [kind] [customer]',
+        'invoices [customer] [overdue]',
+        'po [customer]',
+        'signals [kind | shortfall] [customer]',
+        'short [customer] [department | unit]',
         'ticket &lt;TKT-YY-#####&gt;',
-        'tickets [open',
+        'tickets [customer] [open',
         'fillrate &lt;customer&gt;',
+        'rewash &lt;customer&gt; [days | from to]',
+        'manifest &lt;MAN-YY-######&gt; [customer]',
+        'order &lt;DS-YY-#####&gt;',
+        'digest subscribe [shortfall|receivables|tickets|budgets]',
       ])
         expect(t).toContain(sub);
       if (text === 'frobnicate') expect(t).toContain("I don't know `frobnicate`");
@@ -64,7 +72,7 @@ describe('/linen over HTTP', () => {
     const open = d.invoices.filter(
       (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
     );
-    for (const c of d.customers) {
+    for (const c of d.customers.filter((x) => !x.is_group)) {
       const mine = d.invoices.filter(
         (i) => i.customer_id === c.id && (i.status === 'sent' || i.status === 'partially_paid'),
       );
@@ -114,7 +122,7 @@ describe('/linen over HTTP', () => {
     const visible = d.signals.filter((s) => s.status === 'open' || s.status === 'acknowledged');
     const m = await bot.ask('signals');
     const t = allText(m);
-    const shortfalls = visible.filter((s) => s.kind === 'shortfall_streak').length;
+    const shortfalls = visible.filter((s) => s.kind === 'shortfall_streak' || s.kind === 'circulation_breach').length;
     expect(t).toContain(`${visible.length} signals (${shortfalls} shortfall`);
     const firstGroup = m.blocks.find((b: any) => b.type === 'section');
     expect(firstGroup.text.text).toContain('Shortfall streak');
@@ -187,32 +195,34 @@ describe('/linen over HTTP', () => {
     }
     const resolved = d.tickets.filter((x) => x.status === 'resolved');
     expect(allText(await bot.ask('tickets resolved'))).toContain(`${resolved.length} ticket`);
-    expect(allText(await bot.ask('tickets closed'))).toContain('is not a ticket status');
+    expect(allText(await bot.ask('tickets closed'))).toContain(
+      '“closed” is neither a customer nor a ticket status (open, new, acknowledged, in_progress, resolved, verified).',
+    );
   });
 
-  it('fillrate <customer>: the last 7 days against par, worst items first, with a trend', async () => {
+  it('fillrate <customer>: the last 7 whole days (today left out), fill rate and par met, worst items first', async () => {
     const d = h.sandbox.data;
     const c = d.customers.find((x) => x.name === 'Harborview Hotel')!;
-    const from = addDays(TODAY, -6);
-    const rows = d.daily_deliveries.filter((r) => r.customer_id === c.id && r.date >= from && r.date <= TODAY);
-    const withPar = rows.filter((r) => r.daily_par !== null && r.daily_par > 0);
-    const delivered = withPar.reduce((s, r) => s + r.delivered_count, 0);
-    const par = withPar.reduce((s, r) => s + r.daily_par!, 0);
+    const from = addDays(TODAY, -7);
+    const to = addDays(TODAY, -1);
+    const rows = d.daily_deliveries.filter((r) => r.customer_id === c.id && r.date >= from && r.date <= to);
+    const want = expectedFill(rows);
     const m = await bot.ask('fillrate Harborview Hotel');
     const t = allText(m);
-    expect(t).toContain(`*Fill rate*\n${((delivered / par) * 100).toFixed(1)}%`);
-    expect(t).toContain(`${delivered.toLocaleString('en-US')} of ${par.toLocaleString('en-US')} pieces`);
-    expect(t).toContain(`${from} → ${TODAY} (7 days)`);
-    expect(t).toContain('*Trend*');
-    // Worst item first.
-    const byItem = new Map<string, { name: string; d: number; p: number }>();
-    for (const r of withPar) {
-      const e = byItem.get(r.item_id) ?? { name: r.item_name, d: 0, p: 0 };
-      e.d += r.delivered_count;
-      e.p += r.daily_par!;
-      byItem.set(r.item_id, e);
+    expect(t).toContain(`*Fill rate*\n${(want.fill * 100).toFixed(1)}%`);
+    expect(t).toContain(`*Par met*\n${(want.parMet * 100).toFixed(1)}%`);
+    expect(t).toContain(`*Short days*\nshort on ${want.shortDays} of ${want.days} days`);
+    expect(t).toContain(`${want.delivered.toLocaleString('en-US')} of ${want.par.toLocaleString('en-US')} pieces`);
+    expect(t).toContain(`${from} → ${to} (7 days)`);
+    expect(t).not.toContain('today partly delivered');
+    expect(t).toContain('*Par met trend*');
+    // Worst item first, by par met.
+    const byItem = new Map<string, { name: string; met: number }>();
+    for (const id of new Set(rows.map((r) => r.item_id))) {
+      const mine = rows.filter((r) => r.item_id === id);
+      if (mine.some((r) => r.daily_par)) byItem.set(id, { name: mine[0]!.item_name, met: expectedFill(mine).parMet });
     }
-    const worst = [...byItem.values()].sort((a, b) => a.d / a.p - b.d / b.p)[0]!;
+    const worst = [...byItem.values()].sort((a, b) => a.met - b.met)[0]!;
     const items = m.blocks.find((b: any) => b.type === 'section' && b.text?.text.startsWith('*Worst items first*'));
     expect(items.text.text.split('\n')[1]).toContain(worst.name);
   });
@@ -229,7 +239,12 @@ describe('/linen over HTTP', () => {
     const rate = rows.reduce((s, r) => s + r.delivered_count, 0) / rows.reduce((s, r) => s + r.daily_par!, 0);
     expect(allText(m)).toContain(`${(rate * 100).toFixed(1)}%`);
     expect(allText(m)).toContain('2026-11-01 → 2026-11-10 (10 days)');
-    expect(allText(await bot.ask('fillrate Harborview Hotel 30'))).toContain('(30 days)');
+    expect(allText(await bot.ask('fillrate Harborview Hotel 30'))).toContain(
+      `${addDays(TODAY, -30)} → ${addDays(TODAY, -1)} (30 days)`,
+    );
+    expect(allText(await bot.ask(`fillrate Harborview Hotel ${addDays(TODAY, -2)} ${TODAY}`))).toContain(
+      '(3 days, today partly delivered)',
+    );
     expect(allText(await bot.ask('fillrate "Mercy General Hospital" Laundry Chute'))).toContain(
       'has no department “Laundry Chute”',
     );

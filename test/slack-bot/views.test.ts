@@ -3,11 +3,19 @@
  * hostile and oversized data through the Block Kit validator (no network).
  */
 import { describe, expect, it } from 'vitest';
-import { computeAr, computeFillRate } from '../../shared/reports/index.ts';
+import {
+  ageInvoices,
+  computeAr,
+  computeFillRate,
+  computePoStatus,
+  computeRewashRate,
+  computeShort,
+} from '../../shared/reports/index.ts';
 import type { BalanceRow, Invoice } from '../../shared/schemas/accounting.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import type { InventorySignal } from '../../shared/schemas/inventory.ts';
-import type { DailyDeliveryRow } from '../../shared/schemas/processing.ts';
+import type { OrderDetail } from '../../shared/schemas/orders.ts';
+import type { DailyDeliveryRow, ManifestDetail } from '../../shared/schemas/processing.ts';
 import type { QualityTicket } from '../../shared/schemas/quality.ts';
 import { formatCommand, parseCommand } from '../../slack-bot/answers/grammar.ts';
 import { fields, type Message, section } from '../../slack-bot/blocks/kit.ts';
@@ -18,6 +26,12 @@ import { balanceMessage } from '../../slack-bot/views/balance.ts';
 import { chooseCustomerMessage, errorMessage, shareFooter } from '../../slack-bot/views/common.ts';
 import { fillRateMessage, sparkline } from '../../slack-bot/views/fillrate.ts';
 import { helpMessage, unknownMessage, usageMessage } from '../../slack-bot/views/help.ts';
+import { invoicesMessage } from '../../slack-bot/views/invoices.ts';
+import { manifestMessage } from '../../slack-bot/views/manifest.ts';
+import { orderMessage } from '../../slack-bot/views/order.ts';
+import { poMessage } from '../../slack-bot/views/po.ts';
+import { rewashMessage } from '../../slack-bot/views/rewash.ts';
+import { shortMessage } from '../../slack-bot/views/short.ts';
 import { signalsMessage } from '../../slack-bot/views/signals.ts';
 import { ticketMessage, ticketsMessage } from '../../slack-bot/views/tickets.ts';
 import { validateMessage } from '../support/slack-blockkit.ts';
@@ -48,7 +62,17 @@ describe('grammar', () => {
     expect(parseCommand('ticket 12345').kind).toBe('usage');
     expect(parseCommand('tickets')).toEqual({ kind: 'tickets', status: 'open' });
     expect(parseCommand('tickets in progress')).toEqual({ kind: 'tickets', status: 'in_progress' });
-    expect(parseCommand('tickets nope').kind).toBe('usage');
+    expect(parseCommand('tickets nope')).toEqual({ kind: 'tickets', status: 'open', customer: 'nope' });
+    expect(parseCommand('tickets Mercy General Hospital in progress')).toEqual({
+      kind: 'tickets',
+      status: 'in_progress',
+      customer: 'Mercy General Hospital',
+    });
+    expect(parseCommand('signals shortfall')).toEqual({
+      kind: 'signals',
+      signalKind: 'shortfall',
+      customer: undefined,
+    });
     expect(parseCommand('frob x')).toEqual({ kind: 'unknown', typed: 'frob' });
   });
 
@@ -90,6 +114,47 @@ describe('grammar', () => {
     }
   });
 
+  it('parses the new subcommands: short, rewash, manifest, order, po, invoices', () => {
+    expect(parseCommand('short')).toEqual({ kind: 'short' });
+    expect(parseCommand('short Mercy General Hospital ICU')).toEqual({
+      kind: 'short',
+      customer: 'Mercy General Hospital ICU',
+    });
+    expect(parseCommand('short "Mercy General Hospital" ICU North')).toEqual({
+      kind: 'short',
+      customer: 'Mercy General Hospital',
+      place: 'ICU North',
+    });
+    expect(parseCommand('rewash Harborview Hotel')).toEqual({
+      kind: 'rewash',
+      customer: 'Harborview Hotel',
+      window: { days: 30 },
+    });
+    expect(parseCommand('rewash Harborview 2026-10-01 2026-10-31')).toEqual({
+      kind: 'rewash',
+      customer: 'Harborview',
+      window: { from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(parseCommand('rewash Harborview 30 Spa').kind).toBe('usage');
+    expect(parseCommand('manifest man-26-33570')).toEqual({
+      kind: 'manifest',
+      number: 'MAN-26-033570',
+      customer: undefined,
+    });
+    expect(parseCommand('manifest MAN-26-033570 Harborview')).toMatchObject({ customer: 'Harborview' });
+    expect(parseCommand('manifest').kind).toBe('usage');
+    expect(parseCommand('manifest 33570').kind).toBe('usage');
+    expect(parseCommand('order ds-26-1234')).toEqual({ kind: 'order', number: 'DS-26-01234' });
+    expect(parseCommand('order DS-26-01234 extra').kind).toBe('usage');
+    expect(parseCommand('po')).toEqual({ kind: 'po', customer: undefined });
+    expect(parseCommand('invoices Mercy General overdue')).toEqual({
+      kind: 'invoices',
+      customer: 'Mercy General',
+      overdue: true,
+    });
+    expect(parseCommand('invoices')).toEqual({ kind: 'invoices', customer: undefined, overdue: false });
+  });
+
   it('formats commands back to text that parses to the same command', () => {
     for (const text of [
       'balance',
@@ -99,6 +164,18 @@ describe('grammar', () => {
       'tickets resolved',
       'fillrate "Mercy General Hospital" 14 ICU',
       'fillrate Harborview 2026-11-01 2026-11-15',
+      'tickets Mercy General Hospital resolved',
+      'tickets "Mercy General Hospital"',
+      'short',
+      'short Mercy General Hospital ICU',
+      'short "Mercy General Hospital" ICU North',
+      'rewash Harborview Hotel 90',
+      'rewash Harborview 2026-10-01 2026-10-31',
+      'manifest MAN-26-033570 Harborview Hotel',
+      'order DS-26-01234',
+      'po Harborview Hotel',
+      'invoices Mercy General overdue',
+      'signals shortfall Mercy General Hospital',
     ]) {
       const cmd = parseCommand(text);
       expect(parseCommand(formatCommand(cmd))).toEqual(cmd);
@@ -232,6 +309,152 @@ function allViews(): [string, Message][] {
     }
   }
   const fr = computeFillRate(rows, { customerId: 'c1', window: { from: '2026-08-01', to: '2026-10-30' } });
+  const names = new Map(customers.map((c) => [c.id, c.name]));
+  const short = {
+    ...computeShort(
+      Array.from({ length: 80 }, (_, i) => ({
+        id: `cc${i}`,
+        customer_id: `c${i % 30}`,
+        cart_id: `cart${i}`,
+        cart_name: EVIL,
+        unit_id: `u${i % 7}`,
+        unit_name: `Unit ${EVIL}`,
+        date: '2026-11-20',
+        status: 'in_progress' as const,
+        unscheduled: false,
+        counted_at: null,
+        verified_at: null,
+        lines: Array.from({ length: 6 }, (_, j) => ({
+          item_id: `it${j}`,
+          item_name: `Item ${EVIL} ${j}`,
+          par: 40,
+          on_hand: 10,
+          required: 30,
+          delivered: j,
+          extra: 0,
+          returned: 0,
+        })),
+      })),
+    ),
+    window: { from: '2026-11-14', to: '2026-11-20' },
+    place: EVIL,
+  };
+  const manifest: ManifestDetail = {
+    id: 'm1',
+    manifest_number: 'MAN-26-033570',
+    type: 'normal',
+    status: 'delivered',
+    customer_id: 'c1',
+    department_id: 'd1',
+    department_name: EVIL,
+    created_at: '2026-11-01T10:00:00.000Z',
+    picked_up_at: null,
+    received_at: null,
+    cleaned_at: null,
+    staged_at: null,
+    delivered_at: '2026-11-02T10:00:00.000Z',
+    soil_weight_lb: 1200.5,
+    clean_weight_lb: 1100.1,
+    clean_piece_count: 900,
+    variance_pct: 0.083,
+    variance_within_tolerance: true,
+    parent_manifest_id: null,
+    amount_cents: 100,
+    currency: 'usd',
+    bins: Array.from({ length: 60 }, (_, i) => ({
+      id: `b${i}`,
+      side: i % 2 ? 'soil' : 'clean',
+      content: EVIL,
+      bin_ticket_number: `BT-${i}`,
+      gross_lb: 100.1,
+      tare_lb: 20,
+      net_lb: 80.1,
+      items: Array.from({ length: 10 }, (_, j) => ({
+        item_id: `it${j}`,
+        item_name: `${EVIL} ${j}`,
+        piece_count: 10,
+        disposition: j % 3 ? 'clean' : 'rewash_hold',
+      })),
+    })),
+    held_rewash: { held_weight_lb: 12.4, status: 'pending', soil_rewash_lb: null, error_rewash_lb: null },
+    rewash_links: {
+      parent_manifest: { id: 'p', manifest_number: EVIL },
+      rewash_children: Array.from({ length: 40 }, (_, i) => ({ id: `k${i}`, manifest_number: `${EVIL} ${i}` })),
+    },
+    signature: { signed_by_name: EVIL, signed_by_title: EVIL, delivered_at: '2026-11-02T10:00:00.000Z' },
+  };
+  const charge = (i: number) => ({
+    id: `ch${i}`,
+    kind: EVIL,
+    description: `${EVIL} ${'charge '.repeat(10)}`,
+    quantity: 3,
+    unit_price_mills: 1250,
+    amount_cents: 375,
+  });
+  const order: OrderDetail = {
+    id: 'o1',
+    order_number: 'DS-26-01234',
+    stage: 'in_production',
+    customer_id: 'c2',
+    placed_at: '2026-11-01T10:00:00.000Z',
+    requested_delivery_date: null,
+    confirmed_delivery_date: null,
+    delivered_at: null,
+    subtotal_cents: 100_000,
+    total_cents: 101_000,
+    currency: 'usd',
+    orderer_name: EVIL,
+    wearer_name: EVIL,
+    wearer_department: EVIL,
+    delivery_location: EVIL,
+    po_number: EVIL,
+    line_count: 90,
+    lines: Array.from({ length: 90 }, (_, i) => ({
+      id: `l${i}`,
+      line_number: i + 1,
+      sku: `SKU-${i}`,
+      description: `${EVIL} ${'description '.repeat(8)}`,
+      size: 'XL',
+      color: EVIL,
+      quantity: 2,
+      unit_price_cents: 1250,
+      charges: [charge(i)],
+      subtotal_cents: 2875,
+    })),
+    charges: Array.from({ length: 5 }, (_, i) => charge(100 + i)),
+  };
+  const pos = computePoStatus(
+    Array.from({ length: 50 }, (_, i) => ({
+      id: `po${i}`,
+      customer_id: `c${i % 30}`,
+      po_number: `${EVIL} ${i}`,
+      status: 'active' as const,
+      total_cents: 100_000,
+      spent_cents: 1000 * i,
+      remaining_cents: 100_000 - 1000 * i,
+      currency: 'usd',
+      started_at: '2026-01-01T06:00:00.000Z',
+      expires_at: `2026-${String((i % 12) + 1).padStart(2, '0')}-15T06:00:00.000Z`,
+    })),
+    '2026-06-01',
+    TZ,
+  );
+  const aged = ageInvoices(invoices, '2026-11-20', TZ);
+  const rewash = computeRewashRate([], [], { from: '2026-10-01', to: '2026-10-30' });
+  const groupAr = computeAr(
+    [...balances, { ...balances[0]!, customer_id: 'g', customer_name: `${EVIL} Group` }],
+    invoices,
+    [
+      ...customers,
+      {
+        id: 'g',
+        name: `${EVIL.split(' ')[0]} Group`,
+        is_group: true,
+        created_at: '2026-01-01T00:00:00.000Z',
+        departments: [],
+      },
+    ],
+  );
   return [
     ['help', helpMessage()],
     ['usage', usageMessage('fillrate', EVIL)],
@@ -261,6 +484,44 @@ function allViews(): [string, Message][] {
     ],
     ['tickets none', ticketsMessage([], 'resolved', TZ)],
     ['fillrate', fillRateMessage(fr, { customerName: EVIL, departmentName: EVIL })],
+    ['short', shortMessage(short, { customerNames: names })],
+    ['short none', shortMessage({ ...computeShort([]), window: short.window, place: null }, { customerNames: names })],
+    ['rewash empty', rewashMessage(rewash, { customerName: EVIL })],
+    [
+      'rewash hidden',
+      rewashMessage(
+        { ...rewash, soilLb: 1000, rewashLb: 20, batches: 3, rate: 0.02, splitHidden: true, batchesWithoutSplit: 3 },
+        { customerName: EVIL },
+      ),
+    ],
+    [
+      'manifest',
+      manifestMessage(
+        Array.from({ length: 7 }, () => manifest),
+        { timeZone: TZ, customerNames: names },
+      ),
+    ],
+    ['order', orderMessage([order, order], { timeZone: TZ, customerNames: names })],
+    ['po', poMessage(pos, { timeZone: TZ, customerNames: names })],
+    ['po none', poMessage([], { timeZone: TZ, customerNames: names, customerName: EVIL })],
+    [
+      'invoices',
+      invoicesMessage(aged, { timeZone: TZ, customerNames: names, departmentNames: new Map(), overdueOnly: false }),
+    ],
+    [
+      'invoices overdue none',
+      invoicesMessage([], { timeZone: TZ, customerNames: names, departmentNames: new Map(), overdueOnly: true }),
+    ],
+    [
+      'tickets by customer',
+      ticketsMessage(
+        Array.from({ length: 50 }, (_, i) => ({ ...ticket, customerId: `c${i % 30}` })),
+        'open',
+        TZ,
+        { customerNames: names },
+      ),
+    ],
+    ['balance group', balanceMessage(groupAr, { timeZone: TZ, now: new Date('2026-11-20T00:00:00Z') })],
     [
       'fillrate empty',
       fillRateMessage(computeFillRate([], { customerId: 'c1', window: { from: '2026-11-01', to: '2026-11-07' } }), {
@@ -290,6 +551,12 @@ describe('views over hostile and oversized data', () => {
     expect(JSON.stringify(views.tickets)).toMatch(/…and 90 more tickets/);
     expect(JSON.stringify(views.fillrate)).toMatch(/…and \d+ more items/);
     expect(JSON.stringify(views.ticket)).toMatch(/latest 15 of 60/);
+    expect(JSON.stringify(views.short)).toMatch(/…and \d+ more unit items/);
+    expect(JSON.stringify(views.manifest)).toMatch(/…and \d more manifests/);
+    expect(JSON.stringify(views.manifest)).toMatch(/…and 30 more bins/);
+    expect(JSON.stringify(views.order)).toMatch(/…and \d+ more lines/);
+    expect(JSON.stringify(views.po)).toMatch(/…and 20 more purchase orders/);
+    expect(JSON.stringify(views.invoices)).toMatch(/…and 180 more invoices/);
   });
 
   it('sparkline scales to the window', () => {

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
+import { type Sandbox, type SandboxData, startSandbox } from '../../sandbox/index.ts';
 import { type AsyncTransport, createLinenClient, type LinenClient, UndiciTransport } from '../../shared/node.ts';
 import { type RunningBot, type StartOptions, startBot } from '../../slack-bot/app.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
@@ -69,12 +69,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
+/** `data`: serve these rows (seeded as of TODAY) instead of the seed's own. */
+export async function startHarness(options: { data?: SandboxData } = {}): Promise<Harness> {
   const sandbox = await startSandbox({
     port: 0,
     today: TODAY,
     timeZone: TZ,
     rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+    ...(options.data ? { data: options.data } : {}),
   });
   const slack = await startFakeSlack();
   const problems: string[] = [];

@@ -25,6 +25,8 @@ export interface SandboxOptionsLite {
   today?: string;
   timeZone?: string;
   rateLimit?: { limit?: number; windowMs?: number };
+  /** Serve these rows instead of the seed's (copied to the worker). */
+  data?: SandboxData;
 }
 
 export interface WorkerSandbox {

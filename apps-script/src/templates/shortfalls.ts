@@ -13,7 +13,7 @@ export function buildShortfalls(sheet: Sheet, zones: { org: string; sheet: strin
     note: 'Shortfall signals the nightly run raised and nobody has resolved or dismissed yet.',
   });
   // Columns: Severity, Kind, Status, Customer, Department, Item, Summary, Suggested order, Window start, Window end, Generated.
-  sheet.getRange(BODY_ROW, 1).setFormula(`=LINEN_SIGNALS("shortfall_streak", , ${CUSTOMER})`);
+  sheet.getRange(BODY_ROW, 1).setFormula(`=LINEN_SIGNALS("shortfall", , ${CUSTOMER})`);
   sheet.getRange(BODY_ROW + 1, 9, ROWS, 2).setNumberFormat(DAY);
   const body = sheet.getRange(BODY_ROW + 1, 1, ROWS, 11);
   addRules(sheet, [

@@ -56,6 +56,16 @@ CREATE TABLE digest_run_signals (
 );
 `,
   },
+  // Numbered 20: the versions below it are reserved for the workspace tables.
+  {
+    version: 20,
+    name: 'digest kinds and their options',
+    sql: `
+ALTER TABLE digest_subscriptions ADD COLUMN kind text NOT NULL DEFAULT 'shortfall'
+  CHECK (kind IN ('shortfall', 'receivables', 'tickets', 'budgets'));
+ALTER TABLE digest_subscriptions ADD COLUMN options jsonb NOT NULL DEFAULT '{}';
+`,
+  },
 ];
 
 export async function migrate(db: SqlExecutor): Promise<number[]> {

@@ -13,7 +13,7 @@ import type {
   MaterializePlan,
   NewSubscription,
   RunStatus,
-  ShownSignal,
+  ShownRecord,
   Subscription,
   SubscriptionStatus,
 } from './types.ts';
@@ -35,6 +35,8 @@ function toSubscription(r: Row): Subscription {
   return {
     id: String(r.id),
     teamId: (r.team_id as string | null) ?? null,
+    kind: (r.kind as Subscription['kind'] | undefined) ?? 'shortfall',
+    options: json<Subscription['options']>(r.options ?? {}),
     keyRef: String(r.key_ref),
     channelId: String(r.channel_id),
     cadence: String(r.cadence),
@@ -81,7 +83,7 @@ interface Completion {
   now: Date;
   status: 'posted' | 'quiet';
   messageTs: string | null;
-  shown: readonly ShownSignal[];
+  shown: readonly ShownRecord[];
 }
 
 export class SqlDigestStore implements DigestStore {
@@ -99,8 +101,8 @@ export class SqlDigestStore implements DigestStore {
   async createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription> {
     const rows = await this.db.query(
       `INSERT INTO digest_subscriptions (id, team_id, key_ref, channel_id, cadence, time_of_day, time_zone, customer_ids,
-         min_severity, all_clear, status, created_by, created_at, updated_at, next_run_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, 'active', $11, $12, $12, $13) RETURNING *`,
+         min_severity, all_clear, status, created_by, created_at, updated_at, next_run_at, kind, options)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, 'active', $11, $12, $12, $13, $14, $15::jsonb) RETURNING *`,
       [
         newId('d', 5),
         s.teamId ?? null,
@@ -115,6 +117,8 @@ export class SqlDigestStore implements DigestStore {
         s.createdBy,
         now,
         nextRunAt,
+        s.kind ?? 'shortfall',
+        JSON.stringify(s.options ?? {}),
       ],
     );
     return toSubscription(rows[0]!);
@@ -244,7 +248,7 @@ export class SqlDigestStore implements DigestStore {
     runId: string,
     workerId: string,
     now: Date,
-    outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[] },
+    outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownRecord[] },
   ): Promise<boolean> {
     return this.#completions.submit({ runId, workerId, now, ...outcome });
   }
@@ -335,20 +339,28 @@ export class SqlDigestStore implements DigestStore {
       [asks.map((a) => a.subscriptionId), asks.map((a) => a.before)],
     );
     const found = runs.map((row) => ({ i: Number(row.i) - 1, run: toRun(row) }));
-    const shownBy = new Map<string, ShownSignal[]>(found.map((f) => [f.run.id, []]));
+    const shownBy = new Map<string, ShownRecord[]>(found.map((f) => [f.run.id, []]));
     if (found.length) {
       const shown = await this.db.query<{ run_id: string; signal_id: string; state: string; snapshot: unknown }>(
         'SELECT run_id, signal_id, state, snapshot FROM digest_run_signals WHERE run_id = ANY($1::text[]) ORDER BY run_id, signal_id',
         [[...shownBy.keys()]],
       );
       for (const s of shown)
-        shownBy
-          .get(s.run_id)!
-          .push({ signalId: s.signal_id, state: s.state, snapshot: json<ShownSignal['snapshot']>(s.snapshot) });
+        shownBy.get(s.run_id)!.push({ signalId: s.signal_id, state: s.state, snapshot: json<unknown>(s.snapshot) });
     }
-    const out: ({ run: DigestRun; shown: ShownSignal[] } | null)[] = asks.map(() => null);
+    const out: ({ run: DigestRun; shown: ShownRecord[] } | null)[] = asks.map(() => null);
     for (const f of found) out[f.i] = { run: f.run, shown: shownBy.get(f.run.id)! };
     return out;
+  }
+
+  async nextDueAt(): Promise<Date | null> {
+    const rows = await this.db.query<{ at: unknown }>(
+      `SELECT least(
+         (SELECT min(next_run_at) FROM digest_subscriptions WHERE status = 'active'),
+         (SELECT min(greatest(scheduled_for, coalesce(lease_until, scheduled_for))) FROM digest_runs
+            WHERE status IN ('pending', 'claimed', 'posting'))) AS at`,
+    );
+    return date(rows[0]?.at);
   }
 
   async getSubscriptions(ids: readonly string[]): Promise<Map<string, Subscription>> {

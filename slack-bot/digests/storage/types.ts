@@ -1,11 +1,24 @@
-/** What the digest store keeps: subscriptions, scheduled runs, and the signals each digest showed. */
+/** What the digest store keeps: subscriptions, scheduled runs, and what each digest showed. */
 export type Severity = 'low' | 'medium' | 'high';
+/**
+ * What a digest is about: shortfall signals (the first kind), receivables (new overdue invoices and older aging),
+ * ticket status changes, purchase-order budgets.
+ */
+export type DigestKind = 'shortfall' | 'receivables' | 'tickets' | 'budgets';
+
+/** Options of a kind: budgets flag orders under `budgetShare` left or expiring within `expiringDays`. */
+export interface DigestOptions {
+  budgetShare?: number | undefined;
+  expiringDays?: number | undefined;
+}
 export type SubscriptionStatus = 'active' | 'paused' | 'failing';
 export type RunStatus = 'pending' | 'claimed' | 'posting' | 'posted' | 'quiet' | 'skipped' | 'failed';
 
 export interface Subscription {
   id: string;
   teamId: string | null;
+  kind: DigestKind;
+  options: DigestOptions;
   /** Names the Linen API key the digest reads with (`keyRefOf`; never the key itself). */
   keyRef: string;
   channelId: string;
@@ -17,7 +30,7 @@ export interface Subscription {
   /** Empty: every customer the key sees. */
   customerIds: string[];
   minSeverity: Severity;
-  /** Post an "all clear" instead of staying quiet when nothing is open and nothing changed. */
+  /** Post instead of staying quiet when there is nothing to say ("all clear", "nothing changed"). */
   allClear: boolean;
   status: SubscriptionStatus;
   failureReason: string | null;
@@ -30,7 +43,12 @@ export interface Subscription {
 export type NewSubscription = Pick<
   Subscription,
   'keyRef' | 'channelId' | 'cadence' | 'time' | 'timeZone' | 'customerIds' | 'minSeverity' | 'allClear' | 'createdBy'
-> & { teamId?: string | null | undefined };
+> & {
+  teamId?: string | null | undefined;
+  /** Default `shortfall`. */
+  kind?: DigestKind | undefined;
+  options?: DigestOptions | undefined;
+};
 
 export interface DigestRun {
   id: string;
@@ -46,21 +64,31 @@ export interface DigestRun {
   finishedAt: Date | null;
 }
 
-/** What a digest showed of one signal, enough to describe it later once it is no longer listed. */
-export interface ShownSignal {
-  signalId: string;
-  /** `open` or `acknowledged` when shown. */
-  state: string;
-  snapshot: {
-    kind: string;
-    severity: Severity;
-    summary: string;
-    customerId: string | null;
-    departmentId: string | null;
-    itemId: string | null;
-    itemName: string | null;
-  };
+/** A signal as a shortfall digest showed it, enough to describe it later once it is no longer listed. */
+export interface SignalSnapshot {
+  kind: string;
+  severity: Severity;
+  summary: string;
+  customerId: string | null;
+  departmentId: string | null;
+  itemId: string | null;
+  itemName: string | null;
 }
+
+/**
+ * What a digest showed of one record, to compare the next digest with: a signal (its state `open` or
+ * `acknowledged`), or for the other kinds an invoice (its aging bucket), a ticket (its status) or a purchase order
+ * (its flags), each with its kind's snapshot.
+ */
+export interface ShownSignal<Snapshot = SignalSnapshot> {
+  /** The record's id. */
+  signalId: string;
+  state: string;
+  snapshot: Snapshot;
+}
+
+/** A shown record of any kind, as the store keeps it (a subscription's runs all hold its own kind's). */
+export type ShownRecord = ShownSignal<unknown>;
 
 /** What to insert for one due subscription: its run instants, and when it is next due. */
 export interface MaterializePlan {
@@ -96,18 +124,23 @@ export interface DigestStore {
     runId: string,
     workerId: string,
     now: Date,
-    outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownSignal[] },
+    outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownRecord[] },
   ): Promise<boolean>;
   /** Ends a run as skipped or failed. */
   endRun(runId: string, workerId: string, now: Date, status: 'skipped' | 'failed', error: string): Promise<boolean>;
   /** Gives a run back for a later attempt (status kept, lease until `retryAt`). */
   releaseRun(runId: string, workerId: string, retryAt: Date, error: string): Promise<void>;
   /** The latest posted or quiet run of the subscription before `before`, with what it showed. */
-  previousDigest(subscriptionId: string, before: Date): Promise<{ run: DigestRun; shown: ShownSignal[] } | null>;
+  previousDigest(subscriptionId: string, before: Date): Promise<{ run: DigestRun; shown: ShownRecord[] } | null>;
   /** `previousDigest` for many (subscription, instant) pairs in two queries, in the order asked. */
   previousDigests(
     asks: readonly { subscriptionId: string; before: Date }[],
-  ): Promise<({ run: DigestRun; shown: ShownSignal[] } | null)[]>;
+  ): Promise<({ run: DigestRun; shown: ShownRecord[] } | null)[]>;
+  /**
+   * The next instant the worker has something to do: the earliest `next_run_at` of an active subscription or an
+   * open run's due time (its lease end when leased); null when nothing is scheduled. Ticks are aligned to it.
+   */
+  nextDueAt(): Promise<Date | null>;
   /** Several subscriptions by id in one query (missing ones are absent from the map). */
   getSubscriptions(ids: readonly string[]): Promise<Map<string, Subscription>>;
   listRuns(filter?: { subscriptionId?: string; status?: RunStatus }): Promise<DigestRun[]>;

@@ -212,7 +212,7 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
 
     it('help lists the digest commands; every message passed the Block Kit validator; no secret leaked', async () => {
       const help = await ask('help');
-      expect(allText(help)).toContain('/linen digest subscribe [#channel]');
+      expect(allText(help)).toContain('/linen digest subscribe [shortfall|receivables|tickets|budgets] [#channel]');
       expect(allText(await ask('digest'))).toContain('/linen digest list');
       expect(h.problems).toEqual([]);
       const everything = [

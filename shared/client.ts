@@ -12,6 +12,7 @@ import { isValidTimeZone } from './dates.ts';
 import { ConfigurationError } from './errors.ts';
 import { AsyncPaged, SyncPaged } from './paged.ts';
 import { defineReports } from './reports/index.ts';
+import { filesResource } from './resources/accounting.ts';
 import type { ResourceContext } from './resources/define.ts';
 import { defineResources } from './resources/index.ts';
 import { type ParsedUrl, parseUrl } from './url.ts';
@@ -52,7 +53,7 @@ export interface SyncClientOptions extends LinenClientOptions {
 
 function defineAll(ctx: ResourceContext) {
   const api = defineResources(ctx);
-  return { ...api, reports: defineReports(ctx, api) };
+  return { ...api, files: filesResource(ctx), reports: defineReports(ctx, api) };
 }
 
 type Defs = ReturnType<typeof defineAll>;
@@ -82,7 +83,7 @@ export interface ClientInfo {
 
 export type LinenClient = AsyncResources & ClientInfo & { close(): Promise<void> };
 export type LinenClientSync = SyncResources & ClientInfo;
-/** The blocking client without `reports`, for bundles that compute their own (see `createLinenApiSync`). */
+/** The blocking client without `reports` and `files`, for bundles that compute their own (see `createLinenApiSync`). */
 export type LinenApiSync = SyncApiResources & ClientInfo;
 
 const DEFAULT_UA = 'linen-connect/0.1';
@@ -170,8 +171,9 @@ export function createLinenClientSync(options: SyncClientOptions): LinenClientSy
 }
 
 /**
- * The blocking client without the report helpers: the Sheets add-on computes its cells from cached listings
- * with the pure `compute*` functions, and leaving the report definitions out keeps its bundle under 80 KB.
+ * The blocking client without the report helpers and the invoice PDF download: the Sheets add-on computes its
+ * cells from cached listings with the pure `compute*` functions and never fetches a PDF, and leaving both out
+ * keeps them out of its bundle (every custom-function execution loads all of it).
  */
 export function createLinenApiSync(options: SyncClientOptions): LinenApiSync {
   return createSync<LinenApiSync>(options, defineResources);

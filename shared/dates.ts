@@ -1,9 +1,9 @@
 /**
  * Org-local calendar days. The API reads every `from`/`to`/`date` as a `YYYY-MM-DD` day in the
- * organization's timezone; a `Date` given by the caller is converted with date-fns-tz. Day arithmetic is
- * done on the calendar (UTC noon of the day), so DST changes never shift a day.
+ * organization's timezone; a `Date` given by the caller is read in that zone through Intl. Day arithmetic is
+ * done on the calendar (UTC noon of the day), so DST changes never shift a day. The Apps Script bundle loads
+ * this file: the instant a day starts (date-fns-tz, which runs code as it loads) is in day-start.ts.
  */
-import { fromZonedTime } from 'date-fns-tz';
 import { InvalidParamsError } from './errors.ts';
 import { dateTimeFormat } from './intl.ts';
 
@@ -112,10 +112,4 @@ export function splitWindow(window: DayWindow, maxDays = 92): DayWindow[] {
     to = addDays(from, -1);
   }
   return chunks;
-}
-
-/** The instant an org-local day starts (midnight in the zone; DST-safe). */
-export function startOfDayInZone(day: string, timeZone: string): Date {
-  if (!isIsoDay(day)) throw new InvalidParamsError({ message: `not a YYYY-MM-DD day: ${day}` });
-  return fromZonedTime(`${day}T00:00:00`, timeZone);
 }

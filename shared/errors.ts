@@ -172,10 +172,8 @@ export class InternalServerError extends LinenError {
 export class ConnectionError extends LinenError {
   constructor(init: { message: string; secrets?: readonly string[]; cause?: unknown }) {
     super({
+      ...init,
       code: 'connection_error',
-      message: init.message,
-      secrets: init.secrets,
-      cause: init.cause,
       userMessage: 'Could not reach the Linen API; check the network and try again.',
     });
   }
@@ -184,13 +182,7 @@ export class ConnectionError extends LinenError {
 /** The request took longer than the per-request timeout. */
 export class TimeoutError extends LinenError {
   constructor(init: { message: string; secrets?: readonly string[]; cause?: unknown }) {
-    super({
-      code: 'timeout',
-      message: init.message,
-      secrets: init.secrets,
-      cause: init.cause,
-      userMessage: 'The Linen API did not answer in time; try again.',
-    });
+    super({ ...init, code: 'timeout', userMessage: 'The Linen API did not answer in time; try again.' });
   }
 }
 

@@ -86,27 +86,26 @@ export class AsyncPaged<T> implements AsyncIterable<T> {
 }
 
 export class SyncPaged<T> implements Iterable<T> {
-  readonly #def: ListDef<T>;
-  readonly #exec: SyncExec;
-
-  constructor(def: ListDef<T>, exec: SyncExec) {
-    this.#def = def;
-    this.#exec = exec;
-  }
+  // TypeScript-private rather than #private: the Apps Script bundle targets ES2020 (its runtime lacks class
+  // fields), where #fields would compile to WeakMaps and helpers.
+  constructor(
+    private readonly def: ListDef<T>,
+    private readonly exec: SyncExec,
+  ) {}
 
   page(options: PageOptions = {}): Page<T> {
-    return this.#exec(this.#def.page(options, { budgetMs: options.timeBudgetMs }));
+    return this.exec(this.def.page(options, { budgetMs: options.timeBudgetMs }));
   }
 
   *pages(options: WalkOptions = {}): Generator<Page<T>, void, undefined> {
     const budget: Budget = { budgetMs: options.timeBudgetMs };
-    const limit = this.#def.limit ?? BULK_LIMIT;
+    const limit = this.def.limit ?? BULK_LIMIT;
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (;;) {
-      const page = this.#exec(this.#def.page({ cursor, limit }, budget));
+      const page = this.exec(this.def.page({ cursor, limit }, budget));
       yield page;
-      const next = nextCursor(page, seen, this.#def.endpoint);
+      const next = nextCursor(page, seen, this.def.endpoint);
       if (next === null) return;
       cursor = next;
     }
@@ -133,7 +132,7 @@ export class SyncPaged<T> implements Iterable<T> {
    * several walks at once and sends their pages together. `maxItems` does not apply.
    */
   walk(options: Pick<WalkOptions, 'timeBudgetMs'> = {}): Operation<T[]> {
-    return collect(this.#def, { budgetMs: options.timeBudgetMs });
+    return collect(this.def, { budgetMs: options.timeBudgetMs });
   }
 
   [Symbol.iterator](): Iterator<T> {

@@ -56,17 +56,16 @@ function totalsOf(rows: readonly { currency: string; balanceCents: number; aging
   return [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency));
 }
 
-/** `customers` (the key's, with `is_group`) marks the groups; without them no row is read as a group. */
-export function computeAr(
+/**
+ * Balance and aging per customer and in total per currency, without the open invoices (what a Sheets cell
+ * shows). `customers` (the key's, with `is_group`) marks the groups; without them no row is read as a group.
+ * `openInvoices` counts each customer's open invoices (none when absent).
+ */
+export function computeBalances(
   balances: readonly BalanceRow[],
-  openInvoices: readonly Invoice[],
   customers: readonly Customer[] = [],
-): ArReport {
-  const counts = new Map<string, number>();
-  const open = openInvoices.filter(
-    (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
-  );
-  for (const i of open) counts.set(i.customer_id, (counts.get(i.customer_id) ?? 0) + 1);
+  openInvoices?: ReadonlyMap<string, number>,
+): Omit<ArReport, 'openInvoices'> {
   const rows: ArCustomer[] = balances
     .map((b) => ({
       customerId: b.customer_id,
@@ -74,7 +73,7 @@ export function computeAr(
       currency: b.currency,
       balanceCents: b.balance_cents,
       aging: { ...b.aging },
-      openInvoices: counts.get(b.customer_id) ?? 0,
+      openInvoices: openInvoices?.get(b.customer_id) ?? 0,
       billedPerLocation: null as ArCustomer['billedPerLocation'],
     }))
     .sort((a, b) => b.balanceCents - a.balanceCents || a.customerName.localeCompare(b.customerName));
@@ -88,10 +87,23 @@ export function computeAr(
       totals: totalsOf(locations),
     };
   }
+  return { customers: rows, totals: totalsOf(rows) };
+}
+
+/** The balances (see computeBalances) with the open invoices: sent or partially paid, with a balance. */
+export function computeAr(
+  balances: readonly BalanceRow[],
+  openInvoices: readonly Invoice[],
+  customers: readonly Customer[] = [],
+): ArReport {
+  const counts = new Map<string, number>();
+  const open = openInvoices.filter(
+    (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
+  );
+  for (const i of open) counts.set(i.customer_id, (counts.get(i.customer_id) ?? 0) + 1);
   const due = (i: Invoice) => i.due_at ?? '\uffff';
   return {
-    customers: rows,
-    totals: totalsOf(rows),
+    ...computeBalances(balances, customers, counts),
     openInvoices: [...open].sort((a, b) =>
       due(a) < due(b) ? -1 : due(a) > due(b) ? 1 : a.invoice_number.localeCompare(b.invoice_number),
     ),

@@ -95,6 +95,16 @@ function tally(): Tally {
   };
 }
 
+/**
+ * Pure: the totals alone (fill rate, par met, short days...), without the per-day and per-item breakdowns:
+ * what a Sheets cell shows.
+ */
+export function fillRateTotals(rows: readonly DailyDeliveryRow[]): FillRateBucket {
+  const total = tally();
+  for (const row of rows) total.add(row);
+  return total.finish();
+}
+
 /** Pure: the report from the daily rows. `today` (org-local) marks a window that includes it. */
 export function computeFillRate(
   rows: readonly DailyDeliveryRow[],
@@ -106,19 +116,17 @@ export function computeFillRate(
     today?: string | undefined;
   },
 ): FillRateReport {
-  const total = tally();
   const days = new Map<string, Tally>();
   const items = new Map<string, { itemName: string; t: Tally }>();
   let withoutPar = 0;
   for (const row of rows) {
-    total.add(row);
     if (!hasPar(row)) withoutPar++;
     getOrInsert(days, row.date, () => tally()).add(row);
     getOrInsert(items, row.item_id, () => ({ itemName: row.item_name, t: tally() })).t.add(row);
   }
   const { today, window } = scope;
   return {
-    ...total.finish(),
+    ...fillRateTotals(rows),
     customerId: scope.customerId,
     departmentId: scope.departmentId ?? null,
     itemId: scope.itemId ?? null,

@@ -11,7 +11,7 @@ import {
   PurchaseOrderSchema,
 } from '../schemas/accounting.ts';
 import { type ParsedUrl, parseUrl } from '../url.ts';
-import { COMMON, DATED, failedCall, list, type ResourceContext } from './define.ts';
+import { COMMON, DATED, failedCall, listsIn, type ResourceContext } from './define.ts';
 
 const SCOPE = 'accounting';
 
@@ -28,32 +28,28 @@ export type PurchaseOrderListParams = ParamsOf<typeof poParams>;
 export function invoicesResource(ctx: ResourceContext) {
   return {
     /** GET /invoices (sent, partially paid and paid only); `from`/`to` filter on the issued day. */
-    list: (params?: InvoiceListParams) =>
-      list(ctx, { path: '/invoices', scope: SCOPE, item: InvoiceSchema, params: invoiceParams }, params),
+    list: listsIn(ctx, SCOPE)('/invoices', InvoiceSchema, invoiceParams),
   };
 }
 
 export function paymentsResource(ctx: ResourceContext) {
   return {
     /** GET /payments; `from`/`to` filter on the received day. */
-    list: (params?: PaymentListParams) =>
-      list(ctx, { path: '/payments', scope: SCOPE, item: PaymentSchema, params: paymentParams }, params),
+    list: listsIn(ctx, SCOPE)('/payments', PaymentSchema, paymentParams),
   };
 }
 
 export function balanceResource(ctx: ResourceContext) {
   return {
     /** GET /balance: open balance and aging, one row per visible customer. */
-    list: (params?: BalanceListParams) =>
-      list(ctx, { path: '/balance', scope: SCOPE, item: BalanceRowSchema, params: balanceParams }, params),
+    list: listsIn(ctx, SCOPE)('/balance', BalanceRowSchema, balanceParams),
   };
 }
 
 export function purchaseOrdersResource(ctx: ResourceContext) {
   return {
     /** GET /purchase-orders; `from`/`to` filter on the started day. */
-    list: (params?: PurchaseOrderListParams) =>
-      list(ctx, { path: '/purchase-orders', scope: SCOPE, item: PurchaseOrderSchema, params: poParams }, params),
+    list: listsIn(ctx, SCOPE)('/purchase-orders', PurchaseOrderSchema, poParams),
   };
 }
 

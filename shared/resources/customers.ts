@@ -1,6 +1,6 @@
 import { type ParamsOf, pathId } from '../params.ts';
 import { CustomerSchema, DepartmentSchema, ItemSchema } from '../schemas/customers.ts';
-import { COMMON, list, type ResourceContext } from './define.ts';
+import { COMMON, list, listsIn, type ResourceContext } from './define.ts';
 
 const customerParams = { ...COMMON };
 const departmentParams = { ...COMMON };
@@ -13,8 +13,7 @@ export type ItemListParams = ParamsOf<typeof itemParams>;
 export function customersResource(ctx: ResourceContext) {
   return {
     /** GET /customers: the customers this key sees. */
-    list: (params?: CustomerListParams) =>
-      list(ctx, { path: '/customers', item: CustomerSchema, params: customerParams }, params),
+    list: listsIn(ctx)('/customers', CustomerSchema, customerParams),
     /** GET /customers/{id}/departments. An unknown or invisible customer is a NotFoundError. */
     departments: (customerId: string, params?: DepartmentListParams) =>
       list(
@@ -32,6 +31,6 @@ export function customersResource(ctx: ResourceContext) {
 export function itemsResource(ctx: ResourceContext) {
   return {
     /** GET /items. With `customerId`, `weight_lb` is that customer's override when set. */
-    list: (params?: ItemListParams) => list(ctx, { path: '/items', item: ItemSchema, params: itemParams }, params),
+    list: listsIn(ctx)('/items', ItemSchema, itemParams),
   };
 }

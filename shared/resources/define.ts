@@ -53,6 +53,21 @@ export function list<S extends z.ZodMiniType, D extends Record<string, ParamDecl
   });
 }
 
+/**
+ * The list methods of one scope, one line per endpoint: `const lists = listsIn(ctx, 'processing')`, then
+ * `units: lists('/inventory/units', UnitSchema, unitParams)`. Each method builds its listing when called.
+ */
+export function listsIn(ctx: ResourceContext, scope?: string) {
+  return <S extends z.ZodMiniType, D extends Record<string, ParamDecl>>(
+    path: string,
+    item: S,
+    params: D,
+    options: Pick<ListEndpoint<S, D>, 'splitWindow'> = {},
+  ) =>
+    (values?: ParamsOf<D>): ListDef<z.infer<S>> =>
+      list(ctx, { path, scope, item, params, splitWindow: options.splitWindow }, values);
+}
+
 /** One single-resource endpoint: `path` is the prefix the id is appended to. */
 export interface GetEndpoint<S extends z.ZodMiniType> {
   path: string;

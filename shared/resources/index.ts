@@ -1,11 +1,8 @@
-/** Every resource of the API, as operation descriptions (run by either client). */
-import {
-  balanceResource,
-  filesResource,
-  invoicesResource,
-  paymentsResource,
-  purchaseOrdersResource,
-} from './accounting.ts';
+/**
+ * Every listing and lookup of the API, as operation descriptions (run by either client). The invoice PDF
+ * download (`filesResource`) is added by the clients that offer it (see client.ts).
+ */
+import { balanceResource, invoicesResource, paymentsResource, purchaseOrdersResource } from './accounting.ts';
 import { customersResource, itemsResource } from './customers.ts';
 import type { ResourceContext } from './define.ts';
 import { inventoryResource } from './inventory.ts';
@@ -29,7 +26,6 @@ export function defineResources(ctx: ResourceContext) {
     orders: ordersResource(ctx),
     qualityTickets: qualityTicketsResource(ctx),
     ratings: ratingsResource(ctx),
-    files: filesResource(ctx),
   };
 }
 

@@ -11,7 +11,7 @@ import {
   SIGNAL_STATUSES,
   UnitSchema,
 } from '../schemas/inventory.ts';
-import { COMMON, DATED, list, type ResourceContext } from './define.ts';
+import { COMMON, DATED, listsIn, type ResourceContext } from './define.ts';
 
 const SCOPE = 'processing';
 
@@ -32,39 +32,21 @@ export type BalanceByStatusParams = ParamsOf<typeof balanceParams>;
 export type SignalListParams = ParamsOf<typeof signalParams>;
 
 export function inventoryResource(ctx: ResourceContext) {
+  const lists = listsIn(ctx, SCOPE);
   return {
     /** GET /inventory/totals: owned, at customer, at facility, in transit and retired per item. */
-    totals: (params?: InventoryTotalsParams) =>
-      list(ctx, { path: '/inventory/totals', scope: SCOPE, item: InventoryTotalSchema, params: totalsParams }, params),
+    totals: lists('/inventory/totals', InventoryTotalSchema, totalsParams),
     /** GET /inventory/par: par levels (customer-wide rows have a null department). */
-    par: (params?: ParLevelParams) =>
-      list(ctx, { path: '/inventory/par', scope: SCOPE, item: ParLevelSchema, params: parParams }, params),
+    par: lists('/inventory/par', ParLevelSchema, parParams),
     /** GET /inventory/units. */
-    units: (params?: UnitListParams) =>
-      list(ctx, { path: '/inventory/units', scope: SCOPE, item: UnitSchema, params: unitParams }, params),
+    units: lists('/inventory/units', UnitSchema, unitParams),
     /** GET /inventory/carts. */
-    carts: (params?: CartListParams) =>
-      list(ctx, { path: '/inventory/carts', scope: SCOPE, item: CartSchema, params: cartParams }, params),
+    carts: lists('/inventory/carts', CartSchema, cartParams),
     /** GET /inventory/counts: defaults to the last 7 days; windows over 92 days are split and merged. */
-    counts: (params?: CartCountParams) =>
-      list(
-        ctx,
-        { path: '/inventory/counts', scope: SCOPE, item: CartCountSchema, params: countParams, splitWindow: true },
-        params,
-      ),
+    counts: lists('/inventory/counts', CartCountSchema, countParams, { splitWindow: true }),
     /** GET /inventory/balances: quantity per item and status. */
-    balances: (params?: BalanceByStatusParams) =>
-      list(
-        ctx,
-        { path: '/inventory/balances', scope: SCOPE, item: BalanceByStatusSchema, params: balanceParams },
-        params,
-      ),
+    balances: lists('/inventory/balances', BalanceByStatusSchema, balanceParams),
     /** GET /inventory/signals: without `status`, open and acknowledged signals. */
-    signals: (params?: SignalListParams) =>
-      list(
-        ctx,
-        { path: '/inventory/signals', scope: SCOPE, item: InventorySignalSchema, params: signalParams },
-        params,
-      ),
+    signals: lists('/inventory/signals', InventorySignalSchema, signalParams),
   };
 }

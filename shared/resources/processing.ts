@@ -9,7 +9,7 @@ import {
   REWASH_STATUSES,
   RewashBatchSchema,
 } from '../schemas/processing.ts';
-import { DATED, get, list, type ResourceContext } from './define.ts';
+import { DATED, get, listsIn, type ResourceContext } from './define.ts';
 
 const SCOPE = 'processing';
 
@@ -31,8 +31,7 @@ export type RewashListParams = ParamsOf<typeof rewashParams>;
 export function manifestsResource(ctx: ResourceContext) {
   return {
     /** GET /manifests. `from`/`to` filter on the delivered day (undelivered manifests drop out). */
-    list: (params?: ManifestListParams) =>
-      list(ctx, { path: '/manifests', scope: SCOPE, item: ManifestSchema, params: manifestParams }, params),
+    list: listsIn(ctx, SCOPE)('/manifests', ManifestSchema, manifestParams),
     /** GET /manifests/{id}: the manifest with bins, held rewash, rewash links and signature. */
     get: (id: string) =>
       get(ctx, { path: '/manifests', idName: 'manifest id', scope: SCOPE, item: ManifestDetailSchema }, id),
@@ -45,33 +44,20 @@ export function deliveriesResource(ctx: ResourceContext) {
      * GET /deliveries/daily: one row per day, customer, department and item. Defaults to the last 7 days;
      * a window over 92 days is fetched in 92-day chunks and merged, newest first.
      */
-    daily: (params?: DailyDeliveryParams) =>
-      list(
-        ctx,
-        {
-          path: '/deliveries/daily',
-          scope: SCOPE,
-          item: DailyDeliveryRowSchema,
-          params: dailyParams,
-          splitWindow: true,
-        },
-        params,
-      ),
+    daily: listsIn(ctx, SCOPE)('/deliveries/daily', DailyDeliveryRowSchema, dailyParams, { splitWindow: true }),
   };
 }
 
 export function newLinenResource(ctx: ResourceContext) {
   return {
     /** GET /new-linen: new-linen injections; `from`/`to` filter on the cleaned day. */
-    list: (params?: NewLinenListParams) =>
-      list(ctx, { path: '/new-linen', scope: SCOPE, item: NewLinenInjectionSchema, params: newLinenParams }, params),
+    list: listsIn(ctx, SCOPE)('/new-linen', NewLinenInjectionSchema, newLinenParams),
   };
 }
 
 export function rewashResource(ctx: ResourceContext) {
   return {
     /** GET /rewash: rewash batches; `from`/`to` filter on the discovered day. */
-    list: (params?: RewashListParams) =>
-      list(ctx, { path: '/rewash', scope: SCOPE, item: RewashBatchSchema, params: rewashParams }, params),
+    list: listsIn(ctx, SCOPE)('/rewash', RewashBatchSchema, rewashParams),
   };
 }

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { cents, id, nullable, timestamp } from './common.ts';
+import { cents, id, nullable, text, timestamp } from './common.ts';
 
 export const INVOICE_STATUSES = ['sent', 'partially_paid', 'paid'] as const;
 
 export const InvoiceSchema = z.object({
   id,
-  invoice_number: z.string(),
+  invoice_number: text,
   status: z.enum(INVOICE_STATUSES),
   customer_id: id,
   department_id: nullable(id),
@@ -18,8 +18,8 @@ export const InvoiceSchema = z.object({
   tax_cents: cents,
   total_cents: cents,
   balance_cents: cents,
-  currency: z.string(),
-  pdf_url: z.string(),
+  currency: text,
+  pdf_url: text,
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
@@ -31,20 +31,18 @@ export const PaymentSchema = z.object({
   kind: z.enum(PAYMENT_KINDS),
   status: z.enum(['settled', 'returned', 'failed']),
   amount_cents: cents,
-  currency: z.string(),
+  currency: text,
   received_at: timestamp,
   returned_at: nullable(timestamp),
-  allocations: z.array(
-    z.object({ invoice_id: nullable(id), invoice_number: nullable(z.string()), amount_cents: cents }),
-  ),
+  allocations: z.array(z.object({ invoice_id: nullable(id), invoice_number: nullable(text), amount_cents: cents })),
 });
 export type Payment = z.infer<typeof PaymentSchema>;
 
 export const BalanceRowSchema = z.object({
   customer_id: id,
-  customer_name: z.string(),
+  customer_name: text,
   balance_cents: cents,
-  currency: z.string(),
+  currency: text,
   aging: z.object({ current: cents, d1_30: cents, d31_60: cents, d61_plus: cents }),
 });
 export type BalanceRow = z.infer<typeof BalanceRowSchema>;
@@ -54,12 +52,12 @@ export const PO_STATUSES = ['pending', 'active', 'closed', 'cancelled'] as const
 export const PurchaseOrderSchema = z.object({
   id,
   customer_id: id,
-  po_number: z.string(),
+  po_number: text,
   status: z.enum(PO_STATUSES),
   total_cents: cents,
   spent_cents: cents,
   remaining_cents: cents,
-  currency: z.string(),
+  currency: text,
   started_at: timestamp,
   expires_at: timestamp,
 });

@@ -1,39 +1,39 @@
 import * as z from 'zod/mini';
-import { day, id, nullable, openEnum, timestamp } from './common.ts';
+import { bool, day, id, int, nullable, openEnum, text, timestamp } from './common.ts';
 
 export const InventoryTotalSchema = z.object({
   item_id: id,
-  item_name: z.string(),
-  total_owned: z.int(),
-  at_customer: z.int(),
-  at_facility: z.int(),
-  in_transit: z.int(),
-  retired: z.int(),
+  item_name: text,
+  total_owned: int,
+  at_customer: int,
+  at_facility: int,
+  in_transit: int,
+  retired: int,
 });
 export type InventoryTotal = z.infer<typeof InventoryTotalSchema>;
 
 export const ParLevelSchema = z.object({
   customer_id: id,
   department_id: nullable(id),
-  department_name: nullable(z.string()),
+  department_name: nullable(text),
   item_id: id,
-  item_name: z.string(),
-  par_quantity: z.int(),
+  item_name: text,
+  par_quantity: int,
   par_unit: z.enum(['pieces', 'cart_loads']),
-  reorder_threshold: z.int(),
+  reorder_threshold: int,
 });
 export type ParLevel = z.infer<typeof ParLevelSchema>;
 
 export const UnitSchema = z.object({
   id,
   customer_id: id,
-  name: z.string(),
-  building: nullable(z.string()),
-  floor: nullable(z.string()),
-  unit_type: nullable(z.string()),
-  cost_center: nullable(z.string()),
-  cart_count: z.int(),
-  is_active: z.boolean(),
+  name: text,
+  building: nullable(text),
+  floor: nullable(text),
+  unit_type: nullable(text),
+  cost_center: nullable(text),
+  cart_count: int,
+  is_active: bool,
 });
 export type Unit = z.infer<typeof UnitSchema>;
 
@@ -43,13 +43,13 @@ export const CartSchema = z.object({
   id,
   customer_id: id,
   unit_id: id,
-  name: z.string(),
-  unit_name: nullable(z.string()),
+  name: text,
+  unit_name: nullable(text),
   kind: z.enum(['cart', 'closet', 'linen_room', 'exchange_cart']),
   stocking_method: z.enum(['fixed', 'census']),
   count_days: z.array(z.enum(WEEKDAYS)),
-  is_active: z.boolean(),
-  par: z.array(z.object({ item_id: id, item_name: z.string(), par_quantity: z.int() })),
+  is_active: bool,
+  par: z.array(z.object({ item_id: id, item_name: text, par_quantity: int })),
 });
 export type Cart = z.infer<typeof CartSchema>;
 
@@ -59,24 +59,24 @@ export const CartCountSchema = z.object({
   id,
   customer_id: id,
   cart_id: id,
-  cart_name: nullable(z.string()),
+  cart_name: nullable(text),
   unit_id: nullable(id),
-  unit_name: nullable(z.string()),
+  unit_name: nullable(text),
   date: day,
   status: z.enum(COUNT_STATUSES),
-  unscheduled: z.boolean(),
+  unscheduled: bool,
   counted_at: nullable(timestamp),
   verified_at: nullable(timestamp),
   lines: z.array(
     z.object({
       item_id: id,
-      item_name: z.string(),
-      par: z.int(),
-      on_hand: z.int(),
-      required: z.int(),
-      delivered: z.int(),
-      extra: z.int(),
-      returned: z.int(),
+      item_name: text,
+      par: int,
+      on_hand: int,
+      required: int,
+      delivered: int,
+      extra: int,
+      returned: int,
     }),
   ),
 });
@@ -87,13 +87,13 @@ const BALANCE_STATUSES = new Set(['new', 'in_reserve', 'in_plant', 'in_transit',
 
 export const BalanceByStatusSchema = z.object({
   item_id: id,
-  item_name: z.string(),
+  item_name: text,
   status: z
     .string()
     .check(
       z.refine((s) => BALANCE_STATUSES.has(s) || s.startsWith('retired_'), 'expected a known status or retired_*'),
     ) as unknown as z.ZodMiniType<BalanceStatus>,
-  quantity: z.int(),
+  quantity: int,
 });
 export type BalanceByStatus = z.infer<typeof BalanceByStatusSchema>;
 
@@ -118,9 +118,9 @@ export const InventorySignalSchema = z.object({
   customer_id: nullable(id),
   department_id: nullable(id),
   item_id: nullable(id),
-  item_name: nullable(z.string()),
-  summary: z.string(),
-  suggested_order_qty: nullable(z.int()),
+  item_name: nullable(text),
+  summary: text,
+  suggested_order_qty: nullable(int),
   window_start: day,
   window_end: day,
   generated_at: timestamp,

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { cents, id, nullable, timestamp } from './common.ts';
+import { cents, id, int, nullable, num, text, timestamp } from './common.ts';
 
 export const ORDER_STAGES = ['draft', 'submitted', 'in_production', 'shipped', 'delivered', 'cancelled'] as const;
 
 const orderFields = {
   id,
-  order_number: z.string(),
+  order_number: text,
   stage: z.enum(ORDER_STAGES),
   customer_id: id,
   placed_at: nullable(timestamp),
@@ -14,13 +14,13 @@ const orderFields = {
   delivered_at: nullable(timestamp),
   subtotal_cents: cents,
   total_cents: cents,
-  currency: z.string(),
-  orderer_name: nullable(z.string()),
-  wearer_name: nullable(z.string()),
-  wearer_department: nullable(z.string()),
-  delivery_location: nullable(z.string()),
-  po_number: nullable(z.string()),
-  line_count: z.int(),
+  currency: text,
+  orderer_name: nullable(text),
+  wearer_name: nullable(text),
+  wearer_department: nullable(text),
+  delivery_location: nullable(text),
+  po_number: nullable(text),
+  line_count: int,
 };
 
 export const OrderSchema = z.object(orderFields);
@@ -29,23 +29,23 @@ export type Order = z.infer<typeof OrderSchema>;
 /** The spec leaves the detail shape open; these fields are the sandbox's reading of it (sandbox/README.md). */
 export const OrderChargeSchema = z.object({
   id,
-  kind: z.string(),
-  description: z.string(),
-  quantity: z.number(),
+  kind: text,
+  description: text,
+  quantity: num,
   /** 1/1000 of a dollar. */
-  unit_price_mills: z.int(),
+  unit_price_mills: int,
   amount_cents: cents,
 });
 export type OrderCharge = z.infer<typeof OrderChargeSchema>;
 
 export const OrderLineSchema = z.object({
   id,
-  line_number: z.int(),
-  sku: z.string(),
-  description: z.string(),
-  size: nullable(z.string()),
-  color: nullable(z.string()),
-  quantity: z.number(),
+  line_number: int,
+  sku: text,
+  description: text,
+  size: nullable(text),
+  color: nullable(text),
+  quantity: num,
   unit_price_cents: cents,
   charges: z.array(OrderChargeSchema),
   subtotal_cents: cents,

@@ -1,31 +1,31 @@
 import * as z from 'zod/mini';
-import { cents, day, id, nullable, ref, timestamp } from './common.ts';
+import { bool, cents, day, id, int, nullable, num, ref, text, timestamp } from './common.ts';
 
 export const MANIFEST_TYPES = ['normal', 'rewash', 'new_linen'] as const;
 export const MANIFEST_STATUSES = ['collected', 'received', 'cleaned', 'staged', 'delivered'] as const;
 
 const manifestFields = {
   id,
-  manifest_number: z.string(),
+  manifest_number: text,
   type: z.enum(MANIFEST_TYPES),
   status: z.enum(MANIFEST_STATUSES),
   customer_id: id,
   department_id: nullable(id),
-  department_name: nullable(z.string()),
+  department_name: nullable(text),
   created_at: timestamp,
   picked_up_at: nullable(timestamp),
   received_at: nullable(timestamp),
   cleaned_at: nullable(timestamp),
   staged_at: nullable(timestamp),
   delivered_at: nullable(timestamp),
-  soil_weight_lb: nullable(z.number()),
-  clean_weight_lb: nullable(z.number()),
-  clean_piece_count: nullable(z.int()),
-  variance_pct: nullable(z.number()),
-  variance_within_tolerance: nullable(z.boolean()),
+  soil_weight_lb: nullable(num),
+  clean_weight_lb: nullable(num),
+  clean_piece_count: nullable(int),
+  variance_pct: nullable(num),
+  variance_within_tolerance: nullable(bool),
   parent_manifest_id: nullable(id),
   amount_cents: nullable(cents),
-  currency: z.string(),
+  currency: text,
 };
 
 export const ManifestSchema = z.object(manifestFields);
@@ -34,12 +34,12 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 export const BinSchema = z.object({
   id,
   side: z.enum(['soil', 'clean']),
-  content: z.string(),
-  bin_ticket_number: z.string(),
-  gross_lb: z.number(),
-  tare_lb: z.number(),
-  net_lb: z.number(),
-  items: z.array(z.object({ item_id: id, item_name: z.string(), piece_count: z.int(), disposition: z.string() })),
+  content: text,
+  bin_ticket_number: text,
+  gross_lb: num,
+  tare_lb: num,
+  net_lb: num,
+  items: z.array(z.object({ item_id: id, item_name: text, piece_count: int, disposition: text })),
 });
 export type Bin = z.infer<typeof BinSchema>;
 
@@ -48,16 +48,16 @@ export const ManifestDetailSchema = z.object({
   bins: z.array(BinSchema),
   held_rewash: nullable(
     z.object({
-      held_weight_lb: nullable(z.number()),
-      status: z.string(),
-      soil_rewash_lb: nullable(z.number()),
-      error_rewash_lb: nullable(z.number()),
+      held_weight_lb: nullable(num),
+      status: text,
+      soil_rewash_lb: nullable(num),
+      error_rewash_lb: nullable(num),
     }),
   ),
   rewash_links: z.object({ parent_manifest: nullable(ref), rewash_children: z.array(ref) }),
   signature: z.object({
-    signed_by_name: nullable(z.string()),
-    signed_by_title: nullable(z.string()),
+    signed_by_name: nullable(text),
+    signed_by_title: nullable(text),
     delivered_at: nullable(timestamp),
   }),
 });
@@ -66,27 +66,27 @@ export type ManifestDetail = z.infer<typeof ManifestDetailSchema>;
 export const DailyDeliveryRowSchema = z.object({
   date: day,
   customer_id: id,
-  customer_name: z.string(),
+  customer_name: text,
   department_id: nullable(id),
-  department_name: nullable(z.string()),
+  department_name: nullable(text),
   item_id: id,
-  item_name: z.string(),
-  delivered_count: z.int(),
-  daily_par: nullable(z.int()),
-  fill_rate: nullable(z.number()),
+  item_name: text,
+  delivered_count: int,
+  daily_par: nullable(int),
+  fill_rate: nullable(num),
 });
 export type DailyDeliveryRow = z.infer<typeof DailyDeliveryRowSchema>;
 
 export const NewLinenInjectionSchema = z.object({
   id,
-  manifest_number: z.string(),
+  manifest_number: text,
   date: nullable(day),
   customer_id: id,
   department_id: nullable(id),
-  direction: z.string(),
-  soil_weight_lb: nullable(z.number()),
-  injected_weight_lb: nullable(z.number()),
-  items: z.array(z.object({ item_id: id, item_name: z.string(), piece_count: z.int() })),
+  direction: text,
+  soil_weight_lb: nullable(num),
+  injected_weight_lb: nullable(num),
+  items: z.array(z.object({ item_id: id, item_name: text, piece_count: int })),
 });
 export type NewLinenInjection = z.infer<typeof NewLinenInjectionSchema>;
 
@@ -98,11 +98,11 @@ export const RewashBatchSchema = z.object({
   department_id: nullable(id),
   discovered_at: timestamp,
   status: z.enum(REWASH_STATUSES),
-  held_weight_lb: nullable(z.number()),
-  soil_rewash_lb: nullable(z.number()),
-  error_rewash_lb: nullable(z.number()),
+  held_weight_lb: nullable(num),
+  soil_rewash_lb: nullable(num),
+  error_rewash_lb: nullable(num),
   parent_manifest: ref,
-  consumed_by_manifest: nullable(z.object({ id, manifest_number: z.string(), delivered_at: nullable(timestamp) })),
-  outcomes: z.array(z.object({ fault_class: z.string(), good_lb: z.number(), damage_lb: z.number() })),
+  consumed_by_manifest: nullable(z.object({ id, manifest_number: text, delivered_at: nullable(timestamp) })),
+  outcomes: z.array(z.object({ fault_class: text, good_lb: num, damage_lb: num })),
 });
 export type RewashBatch = z.infer<typeof RewashBatchSchema>;

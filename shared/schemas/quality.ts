@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { id, nullable, openEnum, timestamp } from './common.ts';
+import { bool, id, int, nullable, openEnum, text, timestamp } from './common.ts';
 
 export const TICKET_KINDS = [
   'stain',
@@ -29,19 +29,19 @@ export const TICKET_STATUS_LABELS: Record<TicketStatus, string> = {
 
 export const QualityTicketSchema = z.object({
   id,
-  ticket_number: z.string(),
+  ticket_number: text,
   kind: openEnum(TICKET_KINDS),
-  kind_label: z.string(),
+  kind_label: text,
   status: z.enum(TICKET_STATUSES),
-  status_label: z.string(),
-  subject: z.string(),
+  status_label: text,
+  subject: text,
   created_at: timestamp,
   acknowledged_at: nullable(timestamp),
   resolved_at: nullable(timestamp),
   last_correspondence_at: nullable(timestamp),
-  resolution_note: nullable(z.string()),
+  resolution_note: nullable(text),
   customer_visible_events: z.array(
-    z.object({ event_type: z.string(), actor_kind: z.string(), body: nullable(z.string()), created_at: timestamp }),
+    z.object({ event_type: text, actor_kind: text, body: nullable(text), created_at: timestamp }),
   ),
 });
 export type QualityTicket = z.infer<typeof QualityTicketSchema>;
@@ -50,10 +50,10 @@ export const RatingSchema = z.object({
   id,
   customer_id: id,
   manifest_id: id,
-  manifest_number: nullable(z.string()),
-  on_time: nullable(z.boolean()),
-  quality_rating: z.int(),
-  note: nullable(z.string()),
+  manifest_number: nullable(text),
+  on_time: nullable(bool),
+  quality_rating: int,
+  note: nullable(text),
   created_at: timestamp,
 });
 export type Rating = z.infer<typeof RatingSchema>;

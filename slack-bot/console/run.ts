@@ -6,7 +6,8 @@
  * to, no worker runs here, the console's own channel is `#console`, and `preview` shows the digest.
  */
 import { createInterface } from 'node:readline';
-import { isIsoDay, isValidTimeZone, startOfDayInZone } from '../../shared/dates.ts';
+import { isIsoDay, isValidTimeZone } from '../../shared/dates.ts';
+import { startOfDayInZone } from '../../shared/day-start.ts';
 import { answerText } from '../answers/answer.ts';
 import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
 import { type DigestStore, keyRefOf, openDigestStore } from '../digests/index.ts';

@@ -4,7 +4,8 @@ import { Pacer, type PacingState, pacingStep } from '../../shared/core/pacing.ts
 import { formatPath } from '../../shared/core/parse-json.ts';
 import { backoffDelay, DEFAULT_RETRY, decideRetry, parseRetryAfter } from '../../shared/core/retry.ts';
 import { nextCursor } from '../../shared/core/walk.ts';
-import { addDays, daysInclusive, lastNDays, splitWindow, startOfDayInZone, toIsoDay } from '../../shared/dates.ts';
+import { addDays, daysInclusive, lastNDays, splitWindow, toIsoDay } from '../../shared/dates.ts';
+import { startOfDayInZone } from '../../shared/day-start.ts';
 import {
   AuthenticationError,
   ConnectionError,

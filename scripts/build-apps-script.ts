@@ -1,8 +1,8 @@
 /**
  * Builds the Sheets add-on into dist/apps-script/ (clasp's rootDir):
- * - Code.js: the esbuild IIFE bundle of apps-script/src/main.ts (global `LinenAddon`), then generated top-level
- *   functions: one `@customfunction` per entry of apps-script/src/catalog.ts, with its JSDoc and parameter
- *   names, and the menu, trigger and dialog entry points. All delegate to the bundle.
+ * - Code.js: the esbuild IIFE bundle of apps-script/src/main.ts (which sets the global `LinenAddon`), then
+ *   generated top-level functions: one `@customfunction` per entry of apps-script/src/catalog.ts, with its JSDoc
+ *   and parameter names, and the menu, trigger and dialog entry points. All delegate to the bundle.
  * - appsscript.json: the template with `urlFetchWhitelist` set to the API origin (env LINEN_BASE_URL).
  * - Settings.html (the key and address dialog), Schedule.html (Auto-refresh and Record history), Report.html
  *   (Insert report), FormulaBuilder.html (the sidebar, with the catalog and formula-text.ts built in) and
@@ -22,6 +22,7 @@ import { FUNCTIONS, type FunctionSpec, UI_ENTRY_POINTS } from '../apps-script/sr
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** A placeholder: set LINEN_BASE_URL to your provider's address when building for deployment. */
 export const DEFAULT_BASE_URL = 'https://api.example.com/v1';
+/** The global apps-script/src/main.ts sets, which the generated top-level functions call. */
 export const GLOBAL_NAME = 'LinenAddon';
 /** Code.js budget: 120 KB since scheduled refresh, history, reports and the 7 a.m. functions (par met, short today, ...). */
 export const MAX_CODE_BYTES = 120 * 1024;
@@ -54,13 +55,13 @@ export function stubFor(f: FunctionSpec): string {
     ...(/^A table: /.test(f.returns) ? [] : [` * @return ${jsdocText(f.returns)}`]),
     ' * @customfunction',
     ' */',
-    `function ${f.name}(${names.join(', ')}) { return ${GLOBAL_NAME}.call(${JSON.stringify(f.name)}, arguments); }`,
+    `function ${f.name}(${names.join(',')}){return ${GLOBAL_NAME}.call(${JSON.stringify(f.name)},arguments)}`,
   ];
   return lines.join('\n');
 }
 
 export function entryStub(e: (typeof UI_ENTRY_POINTS)[number]): string {
-  return `function ${e.name}(${e.params.join(', ')}) { return ${GLOBAL_NAME}.${e.name}(${e.params.join(', ')}); }`;
+  return `function ${e.name}(${e.params.join(',')}){return ${GLOBAL_NAME}.${e.name}(${e.params.join(',')})}`;
 }
 
 const escapeHtml = (s: string) =>
@@ -140,7 +141,6 @@ export async function buildAppsScript(options: BuildAppsScriptOptions = {}): Pro
     entryPoints: [join(ROOT, 'apps-script/src/main.ts')],
     bundle: true,
     format: 'iife',
-    globalName: GLOBAL_NAME,
     platform: 'neutral',
     mainFields: ['module', 'main'],
     target: 'es2020',

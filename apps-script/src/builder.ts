@@ -6,7 +6,7 @@
  * owner's (the sidebar says so). The formula is rebuilt here from a checked spec, never taken from the page.
  */
 import { Context } from './context.ts';
-import type { Cell } from './format.ts';
+import { type Cell, isDate } from './format.ts';
 import { formulaText } from './formula-text.ts';
 import { IMPLS } from './functions.ts';
 import { isLinenFunction, namedArgs, signature } from './invoke.ts';
@@ -82,7 +82,7 @@ function specFrom(input: unknown): Spec {
 
 /** A cell as the preview shows it: days as YYYY-MM-DD, numbers to 4 decimals at most. */
 const show = (v: Cell): string => {
-  if (Object.prototype.toString.call(v) === '[object Date]') return (v as Date).toISOString().slice(0, 10);
+  if (isDate(v)) return v.toISOString().slice(0, 10);
   if (typeof v === 'number') return String(Math.round(v * 10_000) / 10_000);
   return String(v);
 };

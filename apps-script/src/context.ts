@@ -14,7 +14,7 @@ import {
 } from '../../shared/index.ts';
 import { normalizeName } from '../../shared/names.ts';
 import { cachedRows, type Scope } from './cache.ts';
-import type { Zones } from './format.ts';
+import { isDate, type Zones } from './format.ts';
 import { cachePacingStore, readSettings, type Settings, sha256, sleep, urlFetchTransport } from './gas.ts';
 import { ArgError, cellMessage, missingKeyMessage, worthCaching } from './messages.ts';
 
@@ -85,12 +85,7 @@ export class Context {
     list: (client: LinenApiSync) => (params: P) => SyncPaged<T>,
   ): T[] {
     const { request, clean } = listingRequest(name, params);
-    return cachedRows(
-      this.scope_,
-      request,
-      () => list(this.client)(clean as P).all({ timeBudgetMs: this.remaining_() - 500 }),
-      (e) => ({ message: cellMessage(e, this.secrets), cache: worthCaching(e) }),
-    );
+    return this.cachedAs_(request, (c) => list(c)(clean as P).all({ timeBudgetMs: this.remaining_() - 500 }));
   }
 
   /**
@@ -102,9 +97,13 @@ export class Context {
     params: Record<string, unknown>,
     fetch: (client: LinenApiSync) => T[],
   ): T[] {
+    return this.cachedAs_(`${name} ${JSON.stringify(params)}`, fetch);
+  }
+
+  private cachedAs_<T extends Record<string, unknown>>(request: string, fetch: (client: LinenApiSync) => T[]): T[] {
     return cachedRows(
       this.scope_,
-      `${name} ${JSON.stringify(params)}`,
+      request,
       () => fetch(this.client),
       (e) => ({ message: cellMessage(e, this.secrets), cache: worthCaching(e) }),
     );
@@ -154,21 +153,19 @@ export class Context {
     return this.rows('items.list', {}, (c) => c.items.list);
   }
 
-  /** An item by id or name. */
+  /** An item by id, name or SKU. */
   item(input: unknown): Item {
-    const q = text(input, 'item')!;
-    const all = this.items();
-    const found =
-      all.find((i) => i.id === q) ??
-      all.find((i) => normalizeName(i.name) === normalizeName(q) || normalizeName(i.sku) === normalizeName(q));
-    if (!found) throw new ArgError(`No item "${q}" is visible to this key.`);
-    return found;
+    const q = text(input, 'item'); // read before the items are listed: a wrong argument costs no request
+    return this.pick(this.items(), q, 'item');
   }
 
-  /** A unit or cart by id or name, among a listing. */
-  pick<T extends { id: string; name: string }>(rows: readonly T[], input: unknown, what: string): T {
+  /** A unit, cart or item by id, else by name (or SKU, for an item), among a listing. */
+  pick<T extends { id: string; name: string; sku?: string }>(rows: readonly T[], input: unknown, what: string): T {
     const q = text(input, what)!;
-    const found = rows.find((r) => r.id === q) ?? rows.filter((r) => normalizeName(r.name) === normalizeName(q))[0];
+    const n = normalizeName(q);
+    const found =
+      rows.find((r) => r.id === q) ??
+      rows.find((r) => normalizeName(r.name) === n || (r.sku !== undefined && normalizeName(r.sku) === n));
     if (!found) throw new ArgError(`No ${what} "${q}" is visible to this key.`);
     return found;
   }
@@ -220,10 +217,9 @@ const SERIAL_EPOCH = Date.UTC(1899, 11, 30);
 export function day(input: unknown, name: string, sheetTimeZone: string): string | undefined {
   const v = single(input, name);
   if (isBlank(v)) return undefined;
-  if (Object.prototype.toString.call(v) === '[object Date]') {
-    const d = v as Date;
-    if (Number.isNaN(d.getTime())) throw new ArgError(`${name} is not a valid date.`);
-    return dayInZone(d, sheetTimeZone);
+  if (isDate(v)) {
+    if (Number.isNaN(v.getTime())) throw new ArgError(`${name} is not a valid date.`);
+    return dayInZone(v, sheetTimeZone);
   }
   if (typeof v === 'number' && Number.isFinite(v) && v > 0 && v < 2_958_466) {
     return new Date(SERIAL_EPOCH + Math.floor(v) * 86_400_000).toISOString().slice(0, 10);

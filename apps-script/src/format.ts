@@ -8,7 +8,11 @@ import { dateTimeFormat } from '../../shared/intl.ts';
 
 export type Cell = string | number | boolean | Date;
 
-function wallClock(ms: number, timeZone: string): number[] {
+/** A Date, also one from another realm (Sheets passes its own): `instanceof Date` would miss those. */
+export const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === '[object Date]';
+
+/** The wall-clock time in `timeZone` at instant `ms`: [year, month (0-11), day, hour (0-23), minute, second, ms]. */
+export function wallClock(ms: number, timeZone: string): number[] {
   const f = dateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',

@@ -7,11 +7,8 @@
 
 import { lastCompleteDays, lastNDays, today } from '../../shared/dates.ts';
 import {
-  type CartCount,
   COUNT_STATUSES,
   checkNotGroup,
-  computeAr,
-  computeFillRate,
   computePoStatus,
   computeRewashRate,
   computeShort,
@@ -22,8 +19,6 @@ import {
   type LinenApiSync,
   MANIFEST_STATUSES,
   MANIFEST_TYPES,
-  type ManifestDetail,
-  type NewLinenInjection,
   newestFirst,
   ORDER_STAGES,
   type OrderDetail,
@@ -38,6 +33,8 @@ import {
   ticketStatusLabel,
   unitsOfPlace,
 } from '../../shared/index.ts';
+import { computeBalances } from '../../shared/reports/ar.ts';
+import { fillRateTotals } from '../../shared/reports/fill-rate.ts';
 import {
   MANIFEST_NUMBER,
   manifestWindow,
@@ -56,13 +53,15 @@ import { ArgError } from './messages.ts';
 export type Args = Record<string, unknown>;
 export type Impl = (ctx: Context, a: Args) => Cell | Cell[][];
 
-const opt = (ctx: Context, v: unknown) => (isBlank(v) ? undefined : ctx.customer(v).id);
+/** An optional customer argument: the customer, or undefined when blank. */
+const optCustomer = (ctx: Context, v: unknown) => (isBlank(v) ? undefined : ctx.customer(v));
+const opt = (ctx: Context, v: unknown) => optCustomer(ctx, v)?.id;
 
 /** The customer's daily rows over the window (one cached listing), narrowed to a department and an item. */
 function deliveryRows(ctx: Context, a: Args) {
   const customer = ctx.customer(a.customer);
   checkNotGroup(customer, ctx.customers());
-  const w = window(ctx, a.from, a.to, true) as { from: string; to: string };
+  const w = window(ctx, a.from, a.to, true);
   let rows = ctx.rows('deliveries.daily', { customerId: customer.id, ...w }, (c) => c.deliveries.daily);
   if (!isBlank(a.department)) {
     const dept = ctx.department(a.department, customer);
@@ -76,8 +75,12 @@ function deliveryRows(ctx: Context, a: Args) {
     if (!mine.length) ctx.item(q);
     rows = mine;
   }
-  return { customer, window: w, rows };
+  return rows;
 }
+
+/** A customer's departments (the customer goes in the path: GET /customers/{id}/departments). */
+const departments = (ctx: Context, customerId: string) =>
+  ctx.rows('customers.departments', { customerId }, (c) => (p) => c.customers.departments(p.customerId));
 
 /** A customer's units and carts (a unit or cart argument is looked up among them). */
 const units = (ctx: Context, customerId: string | undefined) =>
@@ -93,20 +96,19 @@ const dated = (ctx: Context, a: Args) => ({ customerId: opt(ctx, a.customer), ..
  * for a group, every customer's rows are read and the group's and its locations' kept.
  */
 function receivables(ctx: Context, a: Args) {
-  const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+  const customer = optCustomer(ctx, a.customer);
   const group = customer?.is_group ? customer : undefined;
   let rows = ctx.rows('balance.list', { customerId: group ? undefined : customer?.id }, (c) => c.balance.list);
   if (group) {
     const ids = new Set([group.id, ...groupLocations(group, ctx.customers()).map((c) => c.id)]);
     rows = rows.filter((r) => ids.has(r.customer_id));
   }
-  return { ar: computeAr(rows, [], ctx.customers()), customer };
+  return { ar: computeBalances(rows, ctx.customers()), customer };
 }
 
 /** The fill rate or par met of a customer's window (and department and item). */
 function fillMeasure(ctx: Context, a: Args, measure: 'fill' | 'par_met'): Cell {
-  const { customer, window: w, rows } = deliveryRows(ctx, a);
-  const r = computeFillRate(rows, { customerId: customer.id, window: w });
+  const r = fillRateTotals(deliveryRows(ctx, a));
   return (measure === 'par_met' ? r.parMet : r.fillRate) ?? '';
 }
 
@@ -132,7 +134,7 @@ interface ListingOptions<V> {
 
 /** For a group customer, the ids its answers cover (itself and its locations); null for any other. */
 function groupIds(ctx: Context, a: Args): Set<string> | null {
-  const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+  const customer = optCustomer(ctx, a.customer);
   if (!customer?.is_group) return null;
   return new Set(coveredCustomers(customer, ctx.customers()).map((c) => c.id));
 }
@@ -160,6 +162,18 @@ function listing<T extends Record<string, unknown>, V extends string = never>(
         return grid(ctx, covered ? rows.filter((r) => covered.has(r.customer_id as string)) : rows, columns);
       },
   };
+}
+
+/**
+ * One row per element of each row's list (a manifest's bins, a count's lines, an injection's items): the
+ * element under `key` beside the row's own fields. A row whose list is empty stays, with an empty element.
+ */
+function perElement<T, E, K extends string>(rows: readonly T[], list: (row: T) => readonly E[], key: K) {
+  type Row = T & { [P in K]: Partial<E> };
+  return rows.flatMap((r) => {
+    const elements: readonly Partial<E>[] = list(r);
+    return (elements.length ? elements : [{}]).map((e) => ({ ...r, [key]: e }) as Row);
+  });
 }
 
 /** An order as rows: its lines, each line's charges, the subtotal, the order's charges and the total. */
@@ -224,16 +238,12 @@ export const IMPLS: Record<string, Impl> = {
   },
 
   LINEN_SHORT(ctx, a) {
-    const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+    const customer = optCustomer(ctx, a.customer);
     if (customer) checkNotGroup(customer, ctx.customers());
     let unitIds: Set<string> | undefined;
     if (!isBlank(a.department)) {
       if (!customer) throw new ArgError('Give the customer of the department or unit.');
-      const depts = ctx.rows(
-        'customers.departments',
-        { customerId: customer.id },
-        (c) => (p) => c.customers.departments(p.customerId),
-      );
+      const depts = departments(ctx, customer.id);
       const place = unitsOfPlace(text(a.department, 'department')!, customer, depts, units(ctx, customer.id));
       unitIds = new Set(place.units.map((u) => u.id));
     }
@@ -247,10 +257,10 @@ export const IMPLS: Record<string, Impl> = {
       col.customer('customerId', 'Customer'),
       col.value('unitName', 'Unit'),
       col.value('itemName', 'Item'),
-      col.value('required', 'Required'),
-      col.value('delivered', 'Delivered'),
-      col.value('missing', 'Missing'),
-      col.value('carts', 'Carts'),
+      'required',
+      'delivered',
+      'missing',
+      'carts',
       col.day('countedOn', 'Counted'),
       col.computed('Count status', (l) => l.statuses.map((x) => x.replace(/_/g, ' ')).join(', ')),
     ]);
@@ -293,8 +303,7 @@ export const IMPLS: Record<string, Impl> = {
       return hits.map((m) => c.manifests.get(m.id));
     });
     if (!found.length) throw new ArgError(`No manifest ${number} is visible to this key.`);
-    type Row = ManifestDetail & { b: Partial<ManifestDetail['bins'][number]> };
-    const rows = found.flatMap((m): Row[] => (m.bins.length ? m.bins.map((b) => ({ ...m, b })) : [{ ...m, b: {} }]));
+    const rows = perElement(found, (m) => m.bins, 'b');
     return grid(ctx, rows, [
       'manifest_number',
       col.customer('customer_id'),
@@ -359,22 +368,22 @@ export const IMPLS: Record<string, Impl> = {
     });
     if (!found.length) throw new ArgError(`No order ${number} is visible to this key.`);
     return grid(ctx, found.flatMap(orderRows), [
-      col.value('order', 'Order'),
+      'order',
       col.label('stage'),
       col.customer('customer'),
-      col.value('line', 'Line'),
+      'line',
       col.value('sku', 'SKU'),
-      col.value('description', 'Description'),
-      col.value('size', 'Size'),
-      col.value('color', 'Color'),
-      col.value('quantity', 'Quantity'),
+      'description',
+      'size',
+      'color',
+      'quantity',
       col.value('unitPrice', 'Unit price ($)'),
       col.dollars('amount', 'Amount ($)'),
     ]);
   },
 
   LINEN_DELIVERIES(ctx, a) {
-    return grid(ctx, deliveryRows(ctx, a).rows, [
+    return grid(ctx, deliveryRows(ctx, a), [
       col.day('date'),
       'customer_name',
       'department_name',
@@ -475,14 +484,12 @@ export const IMPLS: Record<string, Impl> = {
   },
 
   LINEN_DEPARTMENTS(ctx, a) {
-    const customer = ctx.customer(a.customer);
-    // The customer goes in the path: GET /customers/{id}/departments.
-    const rows = ctx.rows(
-      'customers.departments',
-      { customerId: customer.id },
-      (c) => (p) => c.customers.departments(p.customerId),
-    );
-    return grid(ctx, rows, ['id', col.customer('customer_id'), 'name', 'cost_center_code']);
+    return grid(ctx, departments(ctx, ctx.customer(a.customer).id), [
+      'id',
+      col.customer('customer_id'),
+      'name',
+      'cost_center_code',
+    ]);
   },
 
   LINEN_ITEMS: listing('items.list', (c) => c.items.list, { dated: false }).columns([
@@ -495,7 +502,7 @@ export const IMPLS: Record<string, Impl> = {
   ]),
 
   LINEN_MANIFESTS(ctx, a) {
-    const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+    const customer = optCustomer(ctx, a.customer);
     const params = {
       customerId: customer?.id,
       ...window(ctx, a.from, a.to, false),
@@ -534,7 +541,7 @@ export const IMPLS: Record<string, Impl> = {
   ]),
 
   LINEN_PAR(ctx, a) {
-    const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+    const customer = optCustomer(ctx, a.customer);
     const params = {
       customerId: customer?.id,
       departmentId: isBlank(a.department) ? undefined : ctx.department(a.department, customer).id,
@@ -592,10 +599,8 @@ export const IMPLS: Record<string, Impl> = {
     const unitId = isBlank(a.unit) ? undefined : ctx.pick(units(ctx, customerId), a.unit, 'unit').id;
     const cartId = isBlank(a.cart) ? undefined : ctx.pick(carts(ctx, customerId), a.cart, 'cart').id;
     const params = { customerId, ...w, unitId, cartId, status: choice(a.status, 'status', COUNT_STATUSES) };
-    type Line = CartCount & { l: Partial<CartCount['lines'][number]> };
-    const lines = ctx
-      .rows('inventory.counts', params, (c) => c.inventory.counts)
-      .flatMap((c): Line[] => (c.lines.length ? c.lines.map((l) => ({ ...c, l })) : [{ ...c, l: {} }]));
+    const counts = ctx.rows('inventory.counts', params, (c) => c.inventory.counts);
+    const lines = perElement(counts, (c) => c.lines, 'l');
     return grid(ctx, lines, [
       col.day('date'),
       col.customer('customer_id'),
@@ -625,10 +630,8 @@ export const IMPLS: Record<string, Impl> = {
   },
 
   LINEN_NEW_LINEN(ctx, a) {
-    type Line = NewLinenInjection & { i: Partial<NewLinenInjection['items'][number]> };
-    const lines = ctx
-      .rows('newLinen.list', dated(ctx, a), (c) => c.newLinen.list)
-      .flatMap((m): Line[] => (m.items.length ? m.items.map((i) => ({ ...m, i })) : [{ ...m, i: {} }]));
+    const injections = ctx.rows('newLinen.list', dated(ctx, a), (c) => c.newLinen.list);
+    const lines = perElement(injections, (m) => m.items, 'i');
     return grid(ctx, lines, [
       col.day('date'),
       'manifest_number',
@@ -715,7 +718,7 @@ export const IMPLS: Record<string, Impl> = {
   ]),
 
   LINEN_TICKETS(ctx, a) {
-    const customer = isBlank(a.customer) ? undefined : ctx.customer(a.customer);
+    const customer = optCustomer(ctx, a.customer);
     const w = window(ctx, a.from, a.to, false);
     const status = choice(a.status, 'status', TICKET_STATUSES);
     // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.

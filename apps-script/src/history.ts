@@ -8,8 +8,6 @@
 import { addDays, dayInZone } from '../../shared/dates.ts';
 import {
   type BalanceRow,
-  computeFillRate,
-  type DayWindow,
   type Customer,
   type DailyDeliveryRow,
   type InventorySignal,
@@ -21,8 +19,10 @@ import {
   type Settled,
   SHORTFALL_KINDS,
 } from '../../shared/index.ts';
+import { fillRateTotals } from '../../shared/reports/fill-rate.ts';
+import { OPEN_TICKET_STATUSES } from '../../shared/reports/tickets.ts';
 import { makeClient } from './context.ts';
-import { sheetDay } from './format.ts';
+import { isDate, sheetDay } from './format.ts';
 import { readSettings, sleep, urlFetchAllTransport } from './gas.ts';
 import { cellMessage, missingKeyMessage } from './messages.ts';
 
@@ -42,8 +42,6 @@ export const HISTORY_COLUMNS = [
   ['Open tickets', '0'],
 ] as const;
 
-const OPEN_TICKET_STATUSES = ['new', 'acknowledged', 'in_progress'] as const;
-
 export interface HistoryOutcome {
   status: 'done' | 'failed';
   message: string;
@@ -53,11 +51,10 @@ export interface HistoryOutcome {
 
 type Cell = string | number | boolean | Date;
 
-/** Fill rate and the share of rows that met their par, over rows with a pieces par. */
 /** Fill rate and par met of one customer's rows, as the LINEN_FILLRATE and LINEN_PARMET cells compute them. */
-function fillFigures(rows: readonly DailyDeliveryRow[], customerId: string, window: DayWindow): { fill: Cell; met: Cell } {
-  const report = computeFillRate(rows, { customerId, window });
-  return { fill: report.fillRate ?? '', met: report.parMet ?? '' };
+function fillFigures(rows: readonly DailyDeliveryRow[]): { fill: Cell; met: Cell } {
+  const totals = fillRateTotals(rows);
+  return { fill: totals.fillRate ?? '', met: totals.parMet ?? '' };
 }
 
 /**
@@ -111,7 +108,7 @@ export function recordHistory(o: { deadline: number }): HistoryOutcome {
   const balances = got<BalanceRow>(3);
   const openTickets = (i: number): Cell => {
     const t = got<QualityTicket>(4 + i);
-    return t ? t.filter((x) => (OPEN_TICKET_STATUSES as readonly string[]).includes(x.status)).length : '';
+    return t ? t.filter((x) => OPEN_TICKET_STATUSES.includes(x.status)).length : '';
   };
 
   const zones = { org: settings.orgTimeZone, sheet: settings.sheetTimeZone };
@@ -120,9 +117,7 @@ export function recordHistory(o: { deadline: number }): HistoryOutcome {
     .map((c, i) => ({ c, tickets: openTickets(i) }))
     .sort((a, b) => a.c.name.localeCompare(b.c.name))
     .map(({ c, tickets }) => {
-      const f = deliveries
-        ? fillFigures(deliveries.filter((r) => r.customer_id === c.id), c.id, { from, to })
-        : { fill: '', met: '' };
+      const f = deliveries ? fillFigures(deliveries.filter((r) => r.customer_id === c.id)) : { fill: '', met: '' };
       const shortfalls = signals
         ? signals.filter((s) => s.customer_id === c.id && (SHORTFALL_KINDS as readonly string[]).includes(s.kind))
             .length
@@ -164,8 +159,7 @@ function writeDay(day: string, rows: Cell[][], sheetTimeZone: string): void {
     sheet.setFrozenRows(1);
   }
   const last = sheet.getLastRow();
-  const dayOf = (v: unknown) =>
-    Object.prototype.toString.call(v) === '[object Date]' ? dayInZone(v as Date, sheetTimeZone) : String(v);
+  const dayOf = (v: unknown) => (isDate(v) ? dayInZone(v, sheetTimeZone) : String(v));
   const kept =
     last > 1 ? (sheet.getRange(2, 1, last - 1, width).getValues() as Cell[][]).filter((r) => dayOf(r[0]) !== day) : [];
   const all = [...kept, ...rows].sort(

@@ -1,27 +1,21 @@
 /**
- * The bundle's entry (global `LinenAddon`). Code.js adds the top-level functions Sheets and the menu call,
- * each delegating here.
+ * The bundle's entry: it sets the one global of Code.js, `LinenAddon`, which the generated top-level functions
+ * (custom functions, menu items, triggers, dialog calls) delegate to.
  */
-import { Context } from './context.ts';
-import { IMPLS } from './functions.ts';
-import { namedArgs } from './invoke.ts';
-import { cellMessage } from './messages.ts';
-
-export {
+import {
   linenBuilderCustomers,
   linenBuilderItems,
   linenInsertFormula,
   linenPreviewFormula,
   linenShowBuilder,
 } from './builder.ts';
-export {
-  linenRecordHistoryNow,
-  linenSaveSchedule,
-  linenScheduledRun,
-  linenScheduleState,
-} from './schedule.ts';
-export { linenInsertReport, linenReportOptions } from './templates.ts';
-export {
+import { Context } from './context.ts';
+import { IMPLS } from './functions.ts';
+import { namedArgs } from './invoke.ts';
+import { cellMessage } from './messages.ts';
+import { linenRecordHistoryNow, linenSaveSchedule, linenScheduledRun, linenScheduleState } from './schedule.ts';
+import { linenInsertReport, linenReportOptions } from './templates.ts';
+import {
   linenClearApiKey,
   linenDialogState,
   linenRefreshData,
@@ -38,11 +32,10 @@ export {
   linenShowKeyDialog,
   linenShowSchedule,
   onOpen,
-  onOpen as onInstall,
 } from './ui.ts';
 
 /** Run a custom function; any failure becomes an `Error` whose message is one sentence (the cell's `#ERROR!`). */
-export function call(name: string, argv: ArrayLike<unknown>): unknown {
+function call(name: string, argv: ArrayLike<unknown>): unknown {
   const started = Date.now();
   let ctx: Context | undefined;
   try {
@@ -53,3 +46,43 @@ export function call(name: string, argv: ArrayLike<unknown>): unknown {
     throw new Error(cellMessage(e, ctx?.secrets ?? []));
   }
 }
+
+const addon = {
+  call,
+  linenBuilderCustomers,
+  linenBuilderItems,
+  linenClearApiKey,
+  linenDialogState,
+  linenInsertFormula,
+  linenInsertReport,
+  linenPreviewFormula,
+  linenRecordHistoryNow,
+  linenRefreshData,
+  linenReportAging,
+  linenReportFillRate,
+  linenReportHistory,
+  linenReportOptions,
+  linenReportShortfalls,
+  linenReportTickets,
+  linenSaveApiKey,
+  linenSaveBaseUrl,
+  linenSaveSchedule,
+  linenScheduleState,
+  linenScheduledRun,
+  linenShowAddressDialog,
+  linenShowBuilder,
+  linenShowHelp,
+  linenShowHistory,
+  linenShowKeyDialog,
+  linenShowSchedule,
+  onInstall: onOpen,
+  onOpen,
+};
+
+declare global {
+  var LinenAddon: typeof addon;
+}
+
+// Set here rather than through esbuild's `globalName`, which would wrap the exports in a module namespace object
+// (a getter per function and the helpers that build it) in every execution's load.
+globalThis.LinenAddon = addon;

@@ -11,7 +11,7 @@
  */
 
 import { makeClient } from './context.ts';
-import { sheetDay } from './format.ts';
+import { isDate, sheetDay } from './format.ts';
 import { type ArgSource, linenCalls, usesLinen } from './formulas.ts';
 import { documentCache, documentProperties, PROP_GENERATION, readSettings, sha256 } from './gas.ts';
 import { isLinenFunction } from './invoke.ts';
@@ -105,8 +105,7 @@ function plannedCalls(
 }
 
 /** Dates (from this runtime or the sheet's) by their instant, so equal calls are planned once. */
-const dedupeKey = (v: unknown) =>
-  Object.prototype.toString.call(v) === '[object Date]' ? `@${(v as Date).getTime()}` : v;
+const dedupeKey = (v: unknown) => (isDate(v) ? `@${v.getTime()}` : v);
 
 export interface RefreshOutcome {
   /** done: new values everywhere; partial: continues next run; failed: nothing changed. */
@@ -160,8 +159,8 @@ export function refreshSpreadsheet(o: RefreshOptions): RefreshOutcome {
   const props = documentProperties();
   const cells = linenCells(ss);
   const base = { formulas: cells.length, foreseen: 0, calls: 0, fetched: 0 };
-  if (!props)
-    return { ...base, status: 'failed', message: 'This spreadsheet has no document properties to keep a refresh in.' };
+  const failed = (message: string): RefreshOutcome => ({ ...base, status: 'failed', message });
+  if (!props) return failed('This spreadsheet has no document properties to keep a refresh in.');
   if (!o.warm) {
     finish(props, `r${Date.now()}`, cells);
     return {
@@ -172,16 +171,11 @@ export function refreshSpreadsheet(o: RefreshOptions): RefreshOutcome {
   }
   const settings = readSettings();
   const cache = documentCache();
-  if (!settings.apiKey) return { ...base, status: 'failed', message: missingKeyMessage() };
-  if (!cache)
-    return {
-      ...base,
-      status: 'failed',
-      message: 'The refresh ran outside the spreadsheet (no document cache); nothing was changed.',
-    };
+  if (!settings.apiKey) return failed(missingKeyMessage());
+  if (!cache) return failed('The refresh ran outside the spreadsheet (no document cache); nothing was changed.');
   const keyHash = sha256(settings.apiKey);
   const other = otherKeyReason(keyHash, cache);
-  if (other) return { ...base, status: 'failed', message: other };
+  if (other) return failed(other);
 
   const generation = runGeneration(props);
   const { calls, foreseen, total } = plannedCalls(ss, cells, settings.sheetTimeZone);

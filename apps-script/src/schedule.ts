@@ -11,9 +11,10 @@
  * the menu and the Auto-refresh dialog show it.
  */
 import { dayInZone } from '../../shared/dates.ts';
-import { dateTimeFormat } from '../../shared/intl.ts';
+import { showDialog } from './dialog.ts';
+import { wallClock } from './format.ts';
 import { documentProperties, readSettings } from './gas.ts';
-import { recordHistory } from './history.ts';
+import { type HistoryOutcome, recordHistory } from './history.ts';
 import { MENU } from './messages.ts';
 import { PROP_PENDING_REFRESH, type RefreshOutcome, refreshSpreadsheet } from './refresh.ts';
 import { myEmail, ownerEmail } from './whose-key.ts';
@@ -73,24 +74,13 @@ function writeStatus(props: GoogleAppsScript.Properties.Properties, change: (s: 
   props.setProperty(PROP_STATUS, JSON.stringify(s));
 }
 
+const pad = (n: number | undefined) => String(n).padStart(2, '0');
+
 /** `2026-11-05 09:14` in the organization's timezone. */
 function localTime(ms: number, timeZone: string): string {
-  const f = dateTimeFormat('en-CA', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-  const p: Record<string, string> = {};
-  for (const part of f.formatToParts(new Date(ms))) p[part.type] = part.value;
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+  const [y, mo, d, h, mi] = wallClock(ms, timeZone);
+  return `${y}-${pad(mo! + 1)}-${pad(d)} ${pad(h)}:${pad(mi)}`;
 }
-
-const localHour = (ms: number, timeZone: string) =>
-  Number(dateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: 'numeric' }).format(new Date(ms))) % 24;
 
 /** What a run at `now` has to do. Hourly triggers drift within their hour, hence the margins. */
 export function dueWork(
@@ -102,7 +92,7 @@ export function dueWork(
 ): { refresh: boolean; history: boolean } {
   const today = dayInZone(new Date(now), timeZone);
   const since = now - (status.refreshed ?? 0);
-  const afterHour = localHour(now, timeZone) >= schedule.hour;
+  const afterHour = wallClock(now, timeZone)[3]! >= schedule.hour;
   const refresh =
     schedule.refresh !== 'off' &&
     (pending ||
@@ -136,19 +126,24 @@ function record(outcome: RefreshOutcome | { status: 'done' | 'failed'; message: 
   return { at: Date.now(), ok: outcome.status !== 'failed', message: outcome.message };
 }
 
+function recordHistoryOutcome(props: GoogleAppsScript.Properties.Properties, outcome: HistoryOutcome): void {
+  writeStatus(props, (s) => {
+    s.history = record(outcome);
+    if (outcome.status === 'done') s.historyDay = outcome.day;
+  });
+}
+
 /** The trigger's handler: checks it is the schedule's trigger and is authorized, then does what is due. */
 export function linenScheduledRun(e?: { triggerUid?: string }): void {
   const started = Date.now();
   const props = documentProperties();
   if (!props) return; // not in a document: nothing to refresh, record or report to
-  if (!SpreadsheetApp.getActiveSpreadsheet()) {
+  const failed = (message: string) =>
     writeStatus(props, (s) => {
-      s.refresh = {
-        at: started,
-        ok: false,
-        message: 'The scheduled run found no spreadsheet to work on; nothing was changed.',
-      };
+      s.refresh = { at: started, ok: false, message };
     });
+  if (!SpreadsheetApp.getActiveSpreadsheet()) {
+    failed('The scheduled run found no spreadsheet to work on; nothing was changed.');
     return;
   }
   const schedule = readSchedule(props);
@@ -161,10 +156,7 @@ export function linenScheduledRun(e?: { triggerUid?: string }): void {
     ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL).getAuthorizationStatus() ===
     ScriptApp.AuthorizationStatus.REQUIRED
   ) {
-    const message = `Linen Connect needs to be authorized again: open ${MENU} > Auto-refresh... once.`;
-    writeStatus(props, (s) => {
-      s.refresh = { at: started, ok: false, message };
-    });
+    failed(`Linen Connect needs to be authorized again: open ${MENU} > Auto-refresh... once.`);
     return;
   }
   const tz = readSettings().orgTimeZone;
@@ -177,13 +169,8 @@ export function linenScheduledRun(e?: { triggerUid?: string }): void {
         if (outcome.status === 'done') s.refreshed = Date.now();
       });
     }
-    if (due.history && Date.now() < started + RUN_MS) {
-      const outcome = recordHistory({ deadline: started + RUN_MS });
-      writeStatus(props, (s) => {
-        s.history = record(outcome);
-        if (outcome.status === 'done') s.historyDay = outcome.day;
-      });
-    }
+    if (due.history && Date.now() < started + RUN_MS)
+      recordHistoryOutcome(props, recordHistory({ deadline: started + RUN_MS }));
   });
 }
 
@@ -210,7 +197,7 @@ export function linenScheduleState(): ScheduleState {
   const keyNote = on
     ? `Runs with the API key saved by ${schedule.by ?? 'the person who turned it on'}${owner && schedule.by === owner ? ' (the owner, whose key the formulas use)' : ''}.`
     : `Runs with the API key of whoever turns it on; formulas use the key of the spreadsheet's owner${owner ? `, ${owner}` : ''}, so the owner turns it on.`;
-  const outcome = (o: Outcome | undefined, never: string) => (o ? `${localTime(o.at, tz)}: ${o.message}` : never);
+  const told = (o: Outcome) => `${localTime(o.at, tz)}: ${o.message}`;
   const failed = [status.refresh, status.history].filter((o): o is Outcome => !!o && !o.ok);
   return {
     refresh: schedule.refresh,
@@ -218,9 +205,9 @@ export function linenScheduleState(): ScheduleState {
     history: schedule.history,
     timeZone: tz,
     keyNote,
-    lastRefresh: outcome(status.refresh, 'No refresh has run yet.'),
-    lastHistory: outcome(status.history, 'No history has been recorded yet.'),
-    failure: failed.length ? failed.map((o) => `${localTime(o.at, tz)}: ${o.message}`).join(' ') : null,
+    lastRefresh: status.refresh ? told(status.refresh) : 'No refresh has run yet.',
+    lastHistory: status.history ? told(status.history) : 'No history has been recorded yet.',
+    failure: failed.length ? failed.map(told).join(' ') : null,
   };
 }
 
@@ -294,19 +281,14 @@ export function linenRecordHistoryNow(): ScheduleState {
   const outcome = withLease(props, null, () => recordHistory({ deadline: started + RUN_MS }));
   if (!outcome)
     throw new Error('A refresh or a history run is already going on in this spreadsheet; try again in a few minutes.');
-  writeStatus(props, (s) => {
-    s.history = record(outcome);
-    if (outcome.status === 'done') s.historyDay = outcome.day;
-  });
+  recordHistoryOutcome(props, outcome);
   if (outcome.status === 'failed') throw new Error(outcome.message);
   return linenScheduleState();
 }
 
 /** Shared by the Auto-refresh and Record history menu items: the same dialog, opened on its section. */
 export function showScheduleDialog(focus: 'refresh' | 'history'): void {
-  const html = HtmlService.createHtmlOutputFromFile('Schedule')
-    .append(`<script>window.LINEN_FOCUS = ${JSON.stringify(focus)};</script>`)
-    .setWidth(500)
-    .setHeight(520);
-  SpreadsheetApp.getUi().showModalDialog(html, focus === 'refresh' ? 'Linen auto-refresh' : 'Linen history');
+  showDialog('Schedule', focus === 'refresh' ? 'Linen auto-refresh' : 'Linen history', [500, 520], {
+    LINEN_FOCUS: focus,
+  });
 }

@@ -8,14 +8,15 @@
 import { addDays, dayInZone, isIsoDay } from '../../shared/dates.ts';
 import type { Customer } from '../../shared/index.ts';
 import { Context } from './context.ts';
+import { showDialog } from './dialog.ts';
 import { HISTORY_SHEET } from './history.ts';
 import { cellMessage } from './messages.ts';
-import { buildAging } from './templates/aging.ts';
-import { buildFillRate, parItems } from './templates/fill-rate.ts';
-import { buildHistoryCharts } from './templates/history-charts.ts';
-import { newSheet, type ReportParams } from './templates/layout.ts';
-import { buildShortfalls } from './templates/shortfalls.ts';
-import { buildTickets } from './templates/tickets.ts';
+import { AGING_NOTE, buildAging } from './templates/aging.ts';
+import { buildFillRate, FILL_RATE_NOTE, parItems } from './templates/fill-rate.ts';
+import { buildHistoryCharts, HISTORY_NOTE } from './templates/history-charts.ts';
+import { header, newSheet, type ReportParams } from './templates/layout.ts';
+import { buildShortfalls, SHORTFALLS_NOTE } from './templates/shortfalls.ts';
+import { buildTickets, TICKETS_NOTE } from './templates/tickets.ts';
 
 interface Template {
   title: string;
@@ -26,14 +27,51 @@ interface Template {
   dated: boolean;
   /** Default window in days back from yesterday. */
   days: number;
+  /** The line under the parameters block: what the sheet shows and what to change. */
+  note: string;
 }
 
 export const TEMPLATES = {
-  fillrate: { title: 'Fill rate dashboard', fn: 'linenReportFillRate', customerRequired: true, dated: true, days: 30 },
-  aging: { title: 'A/R aging', fn: 'linenReportAging', customerRequired: false, dated: true, days: 0 },
-  shortfalls: { title: 'Open shortfalls', fn: 'linenReportShortfalls', customerRequired: false, dated: false, days: 0 },
-  tickets: { title: 'Ticket tracker', fn: 'linenReportTickets', customerRequired: false, dated: true, days: 90 },
-  history: { title: 'History', fn: 'linenReportHistory', customerRequired: true, dated: true, days: 90 },
+  fillrate: {
+    title: 'Fill rate dashboard',
+    fn: 'linenReportFillRate',
+    customerRequired: true,
+    dated: true,
+    days: 30,
+    note: FILL_RATE_NOTE,
+  },
+  aging: {
+    title: 'A/R aging',
+    fn: 'linenReportAging',
+    customerRequired: false,
+    dated: true,
+    days: 0,
+    note: AGING_NOTE,
+  },
+  shortfalls: {
+    title: 'Open shortfalls',
+    fn: 'linenReportShortfalls',
+    customerRequired: false,
+    dated: false,
+    days: 0,
+    note: SHORTFALLS_NOTE,
+  },
+  tickets: {
+    title: 'Ticket tracker',
+    fn: 'linenReportTickets',
+    customerRequired: false,
+    dated: true,
+    days: 90,
+    note: TICKETS_NOTE,
+  },
+  history: {
+    title: 'History',
+    fn: 'linenReportHistory',
+    customerRequired: true,
+    dated: true,
+    days: 90,
+    note: HISTORY_NOTE,
+  },
 } as const satisfies Record<string, Template>;
 
 export type TemplateKind = keyof typeof TEMPLATES;
@@ -47,11 +85,7 @@ function kindOf(input: unknown): TemplateKind {
 }
 
 export function showReportDialog(kind: TemplateKind): void {
-  const html = HtmlService.createHtmlOutputFromFile('Report')
-    .append(`<script>window.LINEN_REPORT = ${JSON.stringify(kind)};</script>`)
-    .setWidth(420)
-    .setHeight(340);
-  SpreadsheetApp.getUi().showModalDialog(html, `Insert report: ${TEMPLATES[kind].title}`);
+  showDialog('Report', `Insert report: ${TEMPLATES[kind].title}`, [420, 340], { LINEN_REPORT: kind });
 }
 
 export interface ReportOptions {
@@ -128,11 +162,12 @@ export function linenInsertReport(input: unknown): { sheet: string } {
   }
   const sheet = newSheet(ss, customer ? `${t.title}: ${customer.name}` : t.title);
   try {
-    if (kind === 'fillrate') buildFillRate(sheet, ctx.zones, customer!, items, p);
-    else if (kind === 'aging') buildAging(sheet, ctx.zones, p, customer ? 1 : ctx.customers().length);
-    else if (kind === 'shortfalls') buildShortfalls(sheet, ctx.zones, p);
-    else if (kind === 'tickets') buildTickets(sheet, ctx.zones, p);
-    else buildHistoryCharts(sheet, ctx.zones, p);
+    header(sheet, `${t.title}: ${p.customer || 'all customers'}`, p, ctx.zones, { dated: t.dated, note: t.note });
+    if (kind === 'fillrate') buildFillRate(sheet, customer!, items);
+    else if (kind === 'aging') buildAging(sheet, customer ? 1 : ctx.customers().length);
+    else if (kind === 'shortfalls') buildShortfalls(sheet);
+    else if (kind === 'tickets') buildTickets(sheet);
+    else buildHistoryCharts(sheet, p.customer);
   } catch (e) {
     throw new Error(cellMessage(e, ctx.secrets));
   }

@@ -5,6 +5,7 @@
  */
 import { redact } from '../../shared/index.ts';
 import { makeClient } from './context.ts';
+import { showDialog } from './dialog.ts';
 import { defaultBaseUrl, documentProperties, PROP_BASE_URL, PROP_KEY, readSettings, sha256 } from './gas.ts';
 import { cellMessage } from './messages.ts';
 import { refreshSpreadsheet } from './refresh.ts';
@@ -43,11 +44,7 @@ export function onOpen(e?: { authMode?: unknown }): void {
 }
 
 function showSettings(focus: 'key' | 'address', title: string): void {
-  const html = HtmlService.createHtmlOutputFromFile('Settings')
-    .append(`<script>window.LINEN_FOCUS = ${JSON.stringify(focus)};</script>`)
-    .setWidth(480)
-    .setHeight(460);
-  SpreadsheetApp.getUi().showModalDialog(html, title);
+  showDialog('Settings', title, [480, 460], { LINEN_FOCUS: focus });
 }
 
 export function linenShowKeyDialog(): void {
@@ -73,10 +70,7 @@ export const linenReportTickets = () => showReportDialog('tickets');
 export const linenReportHistory = () => showReportDialog('history');
 
 export function linenShowHelp(): void {
-  SpreadsheetApp.getUi().showModalDialog(
-    HtmlService.createHtmlOutputFromFile('Help').setWidth(640).setHeight(560),
-    'Linen Connect help',
-  );
+  showDialog('Help', 'Linen Connect help', [640, 560]);
 }
 
 /** `lk_live_demo_all_access` -> `lk_live_…cess`: enough to recognise a key, never enough to use it. */

@@ -73,8 +73,7 @@ describe('Record history', () => {
     const met = week.reduce((s, r) => s + Math.min(r.delivered_count, r.daily_par!), 0);
     expect(row[4]).toBeCloseTo(met / par, 10);
     expect(row[5]).toBe(
-      d.signals.filter((s) => s.customer_id === mercy.id && s.status === 'open' && SHORTFALL.has(s.kind))
-        .length,
+      d.signals.filter((s) => s.customer_id === mercy.id && s.status === 'open' && SHORTFALL.has(s.kind)).length,
     );
     expect(row[6]).toBe(h.cell('LINEN_BALANCE', mercy.name).value);
     const aging = h.cell('LINEN_AGING', mercy.name).value as unknown[][];

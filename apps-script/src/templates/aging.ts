@@ -3,30 +3,12 @@
  * A/R aging: LINEN_AGING per customer with a stacked column chart of the buckets, then the open invoices
  * (balance above zero) with the days each is overdue, counted from its due day to today.
  */
-import {
-  BODY_ROW,
-  CUSTOMER,
-  chart,
-  DAY,
-  FROM,
-  header,
-  labels,
-  MONEY,
-  type ReportParams,
-  type Sheet,
-  TO,
-} from './layout.ts';
+import { BODY_ROW, CUSTOMER, chart, DAY, FROM, labels, MONEY, type Sheet, TO } from './layout.ts';
 
-export function buildAging(
-  sheet: Sheet,
-  zones: { org: string; sheet: string },
-  p: ReportParams,
-  customers: number,
-): void {
-  header(sheet, `A/R aging: ${p.customer || 'all customers'}`, p, zones, {
-    dated: true,
-    note: 'Aging is as of today; the invoice list is limited to invoices issued between From and To (leave them empty for all).',
-  });
+export const AGING_NOTE =
+  'Aging is as of today; the invoice list is limited to invoices issued between From and To (leave them empty for all).';
+
+export function buildAging(sheet: Sheet, customers: number): void {
   labels(sheet, BODY_ROW - 1, 1, ['Aging by customer']);
   sheet.getRange(BODY_ROW, 1).setFormula(`=LINEN_AGING(${CUSTOMER})`);
   // Header, one row per customer, and a total row per currency (at most a few).

@@ -7,20 +7,7 @@
  */
 import type { Customer } from '../../../shared/index.ts';
 import { type Context, isBlank } from '../context.ts';
-import type { Zones } from '../format.ts';
-import {
-  addRules,
-  BODY_ROW,
-  CUSTOMER,
-  chart,
-  FROM,
-  header,
-  labels,
-  PERCENT,
-  type ReportParams,
-  type Sheet,
-  TO,
-} from './layout.ts';
+import { addRules, BODY_ROW, CUSTOMER, chart, FROM, labels, PERCENT, type Sheet, TO } from './layout.ts';
 
 const RED = '#f4c7c3';
 const AMBER = '#fce8b2';
@@ -34,11 +21,9 @@ export function parItems(ctx: Context, customer: Customer): string[] {
   );
 }
 
-export function buildFillRate(sheet: Sheet, zones: Zones, customer: Customer, items: string[], p: ReportParams): void {
-  header(sheet, `Fill rate dashboard: ${customer.name}`, p, zones, {
-    dated: true,
-    note: 'Change the customer, the dates or the thresholds (D2, D3): the cells follow.',
-  });
+export const FILL_RATE_NOTE = 'Change the customer, the dates or the thresholds (D2, D3): the cells follow.';
+
+export function buildFillRate(sheet: Sheet, customer: Customer, items: string[]): void {
   labels(sheet, 2, 3, ['Red below']);
   labels(sheet, 3, 3, ['Green from']);
   const thresholds = sheet.getRange('D2:D3');

@@ -4,28 +4,13 @@
  * are recorded), charted: fill rate and par met, and the open balance with its 61+ days part.
  */
 import { HISTORY_COLUMNS, HISTORY_SHEET } from '../history.ts';
-import {
-  BODY_ROW,
-  CUSTOMER,
-  chart,
-  DAY,
-  FROM,
-  header,
-  labels,
-  MONEY,
-  PERCENT,
-  type ReportParams,
-  type Sheet,
-  TO,
-} from './layout.ts';
+import { BODY_ROW, CUSTOMER, chart, DAY, FROM, labels, MONEY, PERCENT, type Sheet, TO } from './layout.ts';
 
 const ROWS = 400;
 
-export function buildHistoryCharts(sheet: Sheet, zones: { org: string; sheet: string }, p: ReportParams): void {
-  header(sheet, `History: ${p.customer}`, p, zones, {
-    dated: true,
-    note: `The rows of "${HISTORY_SHEET}" for this customer between From and To.`,
-  });
+export const HISTORY_NOTE = `The rows of "${HISTORY_SHEET}" for this customer between From and To.`;
+
+export function buildHistoryCharts(sheet: Sheet, customer: string): void {
   labels(
     sheet,
     BODY_ROW,
@@ -46,13 +31,13 @@ export function buildHistoryCharts(sheet: Sheet, zones: { org: string; sheet: st
     ranges: [`A${BODY_ROW}:A${end}`, `D${BODY_ROW}:E${end}`],
     row: 2,
     column: 12,
-    options: { title: `Fill rate and par met, 7-day: ${p.customer}`, 'vAxis.format': 'percent' },
+    options: { title: `Fill rate and par met, 7-day: ${customer}`, 'vAxis.format': 'percent' },
   });
   chart(sheet, {
     type: Charts.ChartType.LINE,
     ranges: [`A${BODY_ROW}:A${end}`, `G${BODY_ROW}:H${end}`],
     row: 22,
     column: 12,
-    options: { title: `Open balance and 61+ days: ${p.customer}`, 'vAxis.format': '#,##0' },
+    options: { title: `Open balance and 61+ days: ${customer}`, 'vAxis.format': '#,##0' },
   });
 }

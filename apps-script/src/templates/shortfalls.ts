@@ -3,15 +3,13 @@
  * Open shortfalls: the open and acknowledged shortfall signals (LINEN_SIGNALS), high-severity rows shaded, and
  * a bar chart of the suggested order per item.
  */
-import { addRules, BODY_ROW, CUSTOMER, chart, DAY, header, type ReportParams, type Sheet } from './layout.ts';
+import { addRules, BODY_ROW, CUSTOMER, chart, DAY, type Sheet } from './layout.ts';
 
 const ROWS = 200;
 
-export function buildShortfalls(sheet: Sheet, zones: { org: string; sheet: string }, p: ReportParams): void {
-  header(sheet, `Open shortfalls: ${p.customer || 'all customers'}`, p, zones, {
-    dated: false,
-    note: 'Shortfall signals the nightly run raised and nobody has resolved or dismissed yet.',
-  });
+export const SHORTFALLS_NOTE = 'Shortfall signals the nightly run raised and nobody has resolved or dismissed yet.';
+
+export function buildShortfalls(sheet: Sheet): void {
   // Columns: Severity, Kind, Status, Customer, Department, Item, Summary, Suggested order, Window start, Window end, Generated.
   sheet.getRange(BODY_ROW, 1).setFormula(`=LINEN_SIGNALS("shortfall", , ${CUSTOMER})`);
   sheet.getRange(BODY_ROW + 1, 9, ROWS, 2).setNumberFormat(DAY);

@@ -3,15 +3,13 @@
  * Ticket tracker: the customer's quality tickets created in the window (LINEN_TICKETS), a count per status above
  * them, and a pie chart of those counts.
  */
-import { BODY_ROW, CUSTOMER, chart, DAY, FROM, header, labels, type ReportParams, type Sheet, TO } from './layout.ts';
+import { BODY_ROW, CUSTOMER, chart, DAY, FROM, labels, type Sheet, TO } from './layout.ts';
 
 const STATUSES = ['Submitted', 'Acknowledged', 'In progress', 'Resolved'];
 
-export function buildTickets(sheet: Sheet, zones: { org: string; sheet: string }, p: ReportParams): void {
-  header(sheet, `Ticket tracker: ${p.customer || 'all customers'}`, p, zones, {
-    dated: true,
-    note: 'Tickets created between From and To; the counts follow the list below.',
-  });
+export const TICKETS_NOTE = 'Tickets created between From and To; the counts follow the list below.';
+
+export function buildTickets(sheet: Sheet): void {
   const table = BODY_ROW + STATUSES.length + 3;
   labels(sheet, BODY_ROW, 1, ['Status', 'Tickets']);
   sheet.getRange(BODY_ROW + 1, 1, STATUSES.length, 1).setValues(STATUSES.map((s) => [s]));

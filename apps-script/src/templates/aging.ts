@@ -1,7 +1,7 @@
 /// <reference types="google-apps-script" />
 /**
  * A/R aging: LINEN_AGING per customer with a stacked column chart of the buckets, then the open invoices
- * (balance above zero) with the days each is overdue, counted from its due day to today.
+ * (balance above zero) with the days each is overdue (a column of LINEN_INVOICES).
  */
 import { BODY_ROW, CUSTOMER, chart, DAY, FROM, labels, MONEY, type Sheet, TO } from './layout.ts';
 
@@ -26,17 +26,14 @@ export function buildAging(sheet: Sheet, customers: number): void {
   const title = agingEnd + 3;
   const table = title + 1;
   labels(sheet, title, 1, ['Open invoices']);
-  // LINEN_INVOICES columns: Invoice, Status, Customer, Issued, Due, Paid, Subtotal, Surcharges, Tax, Total, Balance, Currency.
+  // LINEN_INVOICES columns: Invoice, Status, Customer, Department, Issued, Due, Days overdue, Paid, Subtotal,
+  // Surcharges, Tax, Total, Balance, Currency. Open means a balance above zero (Col13); oldest due first (Col6).
   sheet
     .getRange(table, 1)
-    .setFormula(`=QUERY(LINEN_INVOICES(${CUSTOMER}, ${FROM}, ${TO}), "select * where Col11 > 0 order by Col5", 1)`);
-  labels(sheet, table, 13, ['Days overdue']);
-  const due = `E${table + 1}:E`;
-  sheet
-    .getRange(table + 1, 13)
-    .setFormula(`=ARRAYFORMULA(IF(${due}="", "", IF(TODAY()>${due}, INT(TODAY()-${due}), 0)))`);
-  sheet.getRange(table + 1, 4, 500, 3).setNumberFormat(DAY);
-  sheet.getRange(table + 1, 7, 500, 5).setNumberFormat(MONEY);
-  sheet.getRange(table + 1, 13, 500, 1).setNumberFormat('0');
+    .setFormula(`=QUERY(LINEN_INVOICES(${CUSTOMER}, ${FROM}, ${TO}), "select * where Col13 > 0 order by Col6", 1)`);
+  sheet.getRange(table + 1, 5, 500, 2).setNumberFormat(DAY);
+  sheet.getRange(table + 1, 7, 500, 1).setNumberFormat('0');
+  sheet.getRange(table + 1, 8, 500, 1).setNumberFormat(DAY);
+  sheet.getRange(table + 1, 9, 500, 5).setNumberFormat(MONEY);
   sheet.setFrozenRows(4);
 }

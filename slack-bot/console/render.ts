@@ -26,6 +26,7 @@ export function mrkdwnToText(s: string): string {
     .replace(/<#([A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) => `#${name || id}`)
     .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
     .replace(/\u200b/g, '')
+    .replace(/`([^`\n]*)`/g, '$1')
     .replace(/\*([^*\n]+)\*/g, '$1')
     .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,;:])/gm, '$1$2')
     .replace(/&lt;/g, '<')

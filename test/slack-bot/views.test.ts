@@ -564,6 +564,12 @@ describe('views over hostile and oversized data', () => {
     expect(sparkline([0.9, 0.9])).toBe('▅▅');
   });
 
+  it('renders inline code as its text in the terminal', () => {
+    expect(renderMessage({ text: 'x', blocks: [section('`  65.5%` Bath Towel · `▄█▇`')] })).toBe(
+      '  65.5% Bath Towel · ▄█▇',
+    );
+  });
+
   it('renders Block Kit as terminal text: header, fields, context and buttons', () => {
     const text = renderMessage({
       text: 'x',

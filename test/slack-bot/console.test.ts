@@ -66,7 +66,7 @@ describe('console mode', () => {
     expect(r.stdout).toContain('TKT-26-00417: Makeup stains on pillowcases');
     expect(r.stdout).toContain('Open balance: Harborview Hotel');
     expect(r.stdout).toContain('[button: PDF]');
-    expect(r.stdout).toContain("I don't know `nonsense`");
+    expect(r.stdout).toContain("I don't know nonsense");
   });
 
   it('the 7 a.m. answers as terminal text: short, rewash, manifest, order, po, invoices, tickets by customer', async () => {
@@ -117,7 +117,7 @@ describe('console mode', () => {
     );
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /Subscribed: `d\w+` #C0CONSOLE on weekdays at 06:30 \(America\/Chicago\), all customers, high severity and above\./,
+      /Subscribed: d\w+ #C0CONSOLE on weekdays at 06:30 \(America\/Chicago\), all customers, high severity and above\./,
     );
     expect(first.stdout).toContain("I can't find a channel named #nowhere");
     const preview = await run(
@@ -127,7 +127,7 @@ describe('console mode', () => {
       '/linen digest list\n/linen digest preview\n',
     );
     expect(preview.code).toBe(0);
-    expect(preview.stdout).toMatch(/> Digest subscriptions \(1\)\n• `d\w+` #C0CONSOLE on weekdays at 06:30/);
+    expect(preview.stdout).toMatch(/> Digest subscriptions \(1\)\n• d\w+ #C0CONSOLE on weekdays at 06:30/);
     expect(preview.stdout).toMatch(/> Linen shortfall digest · \w{3} \d+ \w{3}\n=+\n/);
     expect(preview.stdout).toContain('Mercy General Hospital');
     expect(preview.stdout).toContain('Preview, only you can see it.');

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type App as AppType, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { App, type App as AppType, type Authorize, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
@@ -18,12 +18,21 @@ import {
   type DigestStore,
   type DigestWorker,
   keyRefOf,
-  openDigestStore,
   startDigestWorker,
 } from './digests/index.ts';
+import { openDatabase, storeOver } from './digests/storage/index.ts';
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { type BotLogger, createLogger } from './logger.ts';
+import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
+import { ConnectionStore } from './workspaces/connection-store.ts';
+import type { SecretBox } from './workspaces/secret-box.ts';
+import {
+  connectedWorkspaceLinen,
+  type ServiceFactory,
+  singleWorkspaceLinen,
+  type WorkspaceLinen,
+} from './workspaces/workspace-linen.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';
@@ -39,6 +48,18 @@ export interface StartOptions {
   digestStore?: DigestStore | undefined;
   /** The digest worker's clock and tick (tests drive them); `worker: false` runs no worker. */
   digests?: { clock?: Clock; tickMs?: number; pacingMs?: number; worker?: boolean } | undefined;
+  /**
+   * Multi-workspace mode: each request's Slack token comes from `authorize` (by team), and each workspace's
+   * Linen keys from its connection, stored sealed with `secrets` in the digest database.
+   */
+  multiWorkspace?: MultiWorkspaceOptions | undefined;
+}
+
+export interface MultiWorkspaceOptions {
+  authorize: Authorize<boolean>;
+  secrets: SecretBox;
+  /** Builds the Linen service for a connected key (tests count its requests). */
+  createService?: ServiceFactory | undefined;
 }
 
 export interface RunningBot {
@@ -49,6 +70,10 @@ export interface RunningBot {
   /** The port /slack/events (HTTP mode) or /healthz listens on. */
   port: number;
   digests: { store: DigestStore; worker: DigestWorker | null };
+  /** Per-workspace resolution of the Linen client. */
+  workspaces: WorkspaceLinen;
+  /** Multi-workspace mode: the stored connections (`forget(teamId)` on uninstall). */
+  connections: ConnectionStore | undefined;
   stop(): Promise<void>;
 }
 
@@ -79,8 +104,20 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
 
   // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
   const ownStore = options.digestStore === undefined;
-  const store =
-    options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
+  const multi = options.multiWorkspace;
+  if (multi && !ownStore) throw new Error('multi-workspace mode keeps connections in the database it opens');
+  const db = ownStore ? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}) : null;
+  const store = options.digestStore ?? (await storeOver(db!));
+  const connections = multi && db ? new ConnectionStore({ db, secrets: multi.secrets }) : undefined;
+  const workspaces: WorkspaceLinen = connections
+    ? connectedWorkspaceLinen({ connections, createService: multi?.createService })
+    : singleWorkspaceLinen(linen, config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined);
+  const connect: ConnectDeps | undefined = connections && {
+    connections,
+    adminUserIds: config.digests.adminUserIds,
+    allowedBaseUrls: config.linen.allowedBaseUrls,
+    defaultTimeZone: config.linen.timeZone,
+  };
   logger.info(
     store.driver === 'pg'
       ? 'digests: stored in PostgreSQL (DATABASE_URL)'
@@ -123,7 +160,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       logger,
       processBeforeResponse: false,
     });
-    app = new App({ token: config.slack.botToken, receiver, logger, logLevel: logger.getLevel(), clientOptions });
+    const auth = multi ? { authorize: multi.authorize } : { token: config.slack.botToken };
+    app = new App({ ...auth, receiver, logger, logLevel: logger.getLevel(), clientOptions });
     receiverServer = () => undefined;
   }
 
@@ -131,7 +169,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     logger.error(`unhandled error in a listener: ${(err as Error).name}: ${(err as Error).message}`);
   });
   registerListeners(app, {
-    linen,
+    workspaces,
+    connect,
     logger,
     now: options.now,
     digests: { store: async () => store, slack: digestSlack, keyRef, adminUserIds: config.digests.adminUserIds },
@@ -160,7 +199,10 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   let worker: DigestWorker | null = null;
   if (options.digests?.worker !== false) {
     // Subscriptions name their key by reference; the bot reads with its one configured key.
-    const linenClientFor = clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.client);
+    // Multi-workspace mode: the key a subscription names, opened from the connection that holds it.
+    const linenClientFor = connections
+      ? (ref: string) => workspaces.clientForKeyRef(ref)
+      : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.client);
     worker = startDigestWorker({
       store,
       slack: digestSlack,
@@ -182,6 +224,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     mode: config.mode,
     port,
     digests: { store, worker },
+    workspaces,
+    connections,
     stop() {
       stopping ??= (async () => {
         await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
@@ -189,6 +233,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         await worker?.stop();
         if (ownStore)
           await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));
+        await workspaces.close();
         await linen.close();
       })();
       return stopping;

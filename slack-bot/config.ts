@@ -20,6 +20,8 @@ export interface SlackConfig {
 
 export interface LinenConfig {
   baseUrl: string;
+  /** `LINEN_ALLOWED_BASE_URLS`: the API addresses a workspace may connect a key to (default: `baseUrl`). */
+  allowedBaseUrls: string[];
   /** Absent: the bot starts and answers every command that no key is configured. */
   apiKey: string | undefined;
   timeZone: string;
@@ -161,6 +163,8 @@ export function loadConfig(env: Env): BotConfig {
     throw new ConfigError('LINEN_BASE_URL must not carry a query, fragment or credentials.');
   }
 
+  const allowedBaseUrls = allowedBaseUrlsOf(env, base.href.replace(/\/+$/, ''));
+
   const keyRaw = text(env, 'LINEN_API_KEY');
   const apiKey = keyRaw === undefined ? undefined : noSpaces('LINEN_API_KEY', keyRaw);
 
@@ -184,12 +188,30 @@ export function loadConfig(env: Env): BotConfig {
   return {
     mode,
     slack: { botToken, signingSecret, appToken, apiUrl },
-    linen: { baseUrl: base.href.replace(/\/+$/, ''), apiKey, timeZone },
+    linen: { baseUrl: base.href.replace(/\/+$/, ''), allowedBaseUrls, apiKey, timeZone },
     port,
     databaseUrl: dbRaw,
     dataDir: text(env, 'LINEN_DATA_DIR') ?? DEFAULT_DATA_DIR,
     digests: loadDigestConfig(env),
   };
+}
+
+/** `LINEN_ALLOWED_BASE_URLS`: comma-separated http(s) API addresses with their version; default the base URL. */
+function allowedBaseUrlsOf(env: Env, baseUrl: string): string[] {
+  const raw = text(env, 'LINEN_ALLOWED_BASE_URLS');
+  if (raw === undefined) return [baseUrl];
+  const urls = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((v) => {
+      const u = httpUrl('LINEN_ALLOWED_BASE_URLS', v);
+      if (u.search || u.hash || u.username || u.password)
+        throw new ConfigError('LINEN_ALLOWED_BASE_URLS must not carry a query, fragment or credentials.');
+      return u.href.replace(/\/+$/, '');
+    });
+  if (!urls.length) throw new ConfigError('LINEN_ALLOWED_BASE_URLS must list at least one API address.');
+  return [...new Set(urls)];
 }
 
 /** Every secret of a configuration, for the log scrubber. */

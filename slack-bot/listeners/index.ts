@@ -1,19 +1,15 @@
 /** Every listener, registered the way slack-samples/bolt-ts-starter-template does: one `register` per kind. */
 import type { App } from '@slack/bolt';
-import type { DigestDeps } from '../answers/answer.ts';
-import type { LinenService } from '../linen.ts';
-import type { BotLogger } from '../logger.ts';
+import type { WorkspaceDeps } from '../workspaces/answer-in-workspace.ts';
 import actions from './actions/index.ts';
 import commands from './commands/index.ts';
+import views from './views/index.ts';
 
-export interface BotDeps {
-  linen: LinenService;
-  logger: BotLogger;
-  now?: (() => number) | undefined;
-  digests?: DigestDeps | undefined;
-}
+/** Each answer resolves its workspace's Linen client (`workspaces`); multi-workspace mode adds `connect`. */
+export type BotDeps = WorkspaceDeps;
 
 export function registerListeners(app: App, deps: BotDeps): void {
   commands.register(app, deps);
   actions.register(app, deps);
+  views.register(app, deps);
 }

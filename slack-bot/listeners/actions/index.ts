@@ -3,13 +3,14 @@
  * and the customer choices of an ambiguous name (replay the command with the chosen customer).
  */
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
-import { answerText } from '../../answers/answer.ts';
 import { describeError, friendlyError } from '../../answers/friendly-errors.ts';
+import { parseCommand } from '../../answers/grammar.ts';
 import { context } from '../../blocks/kit.ts';
 import { fitMessage } from '../../blocks/limits.ts';
 import { code, esc } from '../../blocks/mrkdwn.ts';
 import { parsePdfRef } from '../../views/balance.ts';
 import { ACTION, errorMessage } from '../../views/common.ts';
+import { answerButton, contextFor } from '../../workspaces/answer-in-workspace.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 import { type FetchedPdf, fetchInvoicePdf, uploadPrivately } from './pdf.ts';
@@ -22,11 +23,19 @@ const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; b
   }
 };
 
+/** Where a button was clicked: its workspace and channel pick the Linen key that answers. */
+const placeOf = (body: BlockAction, client: App['client']) => ({
+  teamId: body.team?.id ?? body.user.team_id ?? null,
+  channelId: body.channel?.id ?? body.container?.channel_id ?? '',
+  userId: body.user.id,
+  slack: client,
+});
+
 export function register(app: App, deps: BotDeps): void {
-  app.action<BlockAction<ButtonAction>>(ACTION.share, async ({ ack, action, body, respond }) => {
+  app.action<BlockAction<ButtonAction>>(ACTION.share, async ({ ack, action, body, respond, client }) => {
     await ack();
     await yieldToPendingAcks();
-    const message = await answerText(action.value ?? 'help', deps, { share: false });
+    const message = await answerButton(action.value ?? 'help', placeOf(body, client), deps, { share: false });
     if (!message.shareable) {
       await ephemeral(respond, deps, message);
       return;
@@ -46,16 +55,24 @@ export function register(app: App, deps: BotDeps): void {
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTION.rerun}:`), async ({ ack, action, respond }) => {
-    await ack();
-    await yieldToPendingAcks();
-    const message = await answerText(action.value ?? 'help', deps);
-    try {
-      await respond({ response_type: 'ephemeral', replace_original: true, text: message.text, blocks: message.blocks });
-    } catch (err) {
-      deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
-    }
-  });
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^${ACTION.rerun}:`),
+    async ({ ack, action, body, respond, client }) => {
+      await ack();
+      await yieldToPendingAcks();
+      const message = await answerButton(action.value ?? 'help', placeOf(body, client), deps);
+      try {
+        await respond({
+          response_type: 'ephemeral',
+          replace_original: true,
+          text: message.text,
+          blocks: message.blocks,
+        });
+      } catch (err) {
+        deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
+      }
+    },
+  );
 
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ACTION.pdf}:`),
@@ -69,7 +86,13 @@ export function register(app: App, deps: BotDeps): void {
       }
       let pdf: FetchedPdf;
       try {
-        pdf = await fetchInvoicePdf(deps.linen, ref);
+        // A PDF is an accounting answer: the workspace's key for this channel, where accounting may appear.
+        const resolved = await contextFor(deps, placeOf(body, client), parseCommand('balance'));
+        if ('refusal' in resolved) {
+          await ephemeral(respond, deps, errorMessage(resolved.refusal));
+          return;
+        }
+        pdf = await fetchInvoicePdf(resolved.ctx.linen, ref);
       } catch (err) {
         deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`);
         await ephemeral(respond, deps, errorMessage(friendlyError(err, { subject: `invoice ${ref.n}` })));

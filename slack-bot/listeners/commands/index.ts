@@ -1,21 +1,31 @@
 /**
  * The `/linen` slash command: acknowledge at once (Slack allows 3 seconds), then answer through the
- * command's response_url with an ephemeral message.
+ * command's response_url with an ephemeral message, with the Linen key of the command's workspace and channel.
  */
 import type { App } from '@slack/bolt';
-import { answerText } from '../../answers/answer.ts';
+import { answerCommand } from '../../workspaces/answer-in-workspace.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 
 export const COMMAND_NAME = '/linen';
 
 export function register(app: App, deps: BotDeps): void {
-  app.command(COMMAND_NAME, async ({ command, ack, respond }) => {
+  app.command(COMMAND_NAME, async ({ command, ack, respond, client }) => {
     await ack();
     await yieldToPendingAcks();
     const started = Date.now();
-    const caller = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id ?? null };
-    const message = await answerText(command.text, { ...deps, caller });
+    const message = await answerCommand(
+      {
+        text: command.text,
+        userId: command.user_id,
+        channelId: command.channel_id,
+        teamId: command.team_id ?? null,
+        triggerId: command.trigger_id,
+        slack: client,
+      },
+      deps,
+    );
+    if (!message) return; // a modal was opened
     try {
       await respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
       deps.logger.debug(`/linen ${message.command} answered in ${Date.now() - started} ms`);

@@ -46,8 +46,9 @@ export interface WorkspaceCommandContext {
 const ACCESS_USAGE =
   '`/linen access accounting allow [#channel]` · `/linen access accounting deny [#channel]` · `/linen access accounting dms on|off`';
 
+/** Lines of mrkdwn, already escaped where they hold typed or stored text. */
 const info = (...lines: string[]): Message => ({
-  text: escLine(lines.join(' ')),
+  text: lines.join(' '),
   blocks: lines.map((l) => section(l)),
 });
 

@@ -6,7 +6,9 @@
  * - response_url sinks (`/response/<id>`) that record what the bot posts through respond();
  * - for digests: conversations.info and conversations.list (paged) over `channels`, conversations.history;
  * - for Socket Mode: apps.connections.open answers the WebSocket URL set with `setSocketModeUrl` (unset: the
- *   method is unknown, as before).
+ *   method is unknown, as before);
+ * - for connecting a workspace: users.info over `users` (others are user_not_found) and views.open (the opened
+ *   views are kept in `views`).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,10 +46,16 @@ export interface FakeSlack {
   waitForPosts(id: string, n?: number, timeoutMs?: number): Promise<SinkPost[]>;
   /** Wait until the Web API saw a call of `method`. */
   waitForCall(method: string, timeoutMs?: number): Promise<ApiCall>;
+  /** Wait until views.open was called with this trigger id; the view it opened. */
+  waitForView(triggerId: string, timeoutMs?: number): Promise<Record<string, any>>;
   /** Make a Web API method answer `{ ok: false, error }`. */
   failMethod(method: string, error: string | null): void;
   /** Channels the workspace has, by id (conversations.info / conversations.list); others are not found. */
   channels: Map<string, { name: string; member: boolean; archived?: boolean }>;
+  /** Users by id (users.info), with their admin and owner flags; others are not found. */
+  users: Map<string, { isAdmin?: boolean; isOwner?: boolean }>;
+  /** The views views.open opened, in order, with the token that opened each. */
+  views: { triggerId: string; view: Record<string, any>; authorization: string | undefined }[];
   /** The URL apps.connections.open answers (a fake Socket Mode endpoint); null: the method is unknown. */
   setSocketModeUrl(url: string | null): void;
   close(): Promise<void>;
@@ -73,6 +81,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const uploads: Upload[] = [];
   const failures = new Map<string, string>();
   const channels = new Map<string, { name: string; member: boolean; archived?: boolean }>();
+  const users = new Map<string, { isAdmin?: boolean; isOwner?: boolean }>();
+  const views: FakeSlack['views'] = [];
   const { notify, waitFor } = createWaiters();
   let nextSink = 0;
   let nextFile = 0;
@@ -158,6 +168,20 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           case 'apps.connections.open':
             if (socketModeUrl === null) return json(res, 200, { ok: false, error: 'unknown_method' });
             return json(res, 200, { ok: true, url: socketModeUrl });
+          case 'users.info': {
+            const u = users.get(String(params.user));
+            if (!u) return json(res, 200, { ok: false, error: 'user_not_found' });
+            return json(res, 200, {
+              ok: true,
+              user: { id: params.user, is_admin: Boolean(u.isAdmin), is_owner: Boolean(u.isOwner) },
+            });
+          }
+          case 'views.open': {
+            const view = typeof params.view === 'string' ? JSON.parse(params.view) : params.view;
+            views.push({ triggerId: String(params.trigger_id), view, authorization: req.headers.authorization });
+            notify();
+            return json(res, 200, { ok: true, view: { id: `V0${views.length}`, ...view } });
+          }
           case 'conversations.history':
             return json(res, 200, { ok: true, messages: [], has_more: false });
           case 'files.getUploadURLExternal': {
@@ -189,6 +213,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     posts,
     uploads,
     channels,
+    users,
+    views,
     responseUrl() {
       const id = `r${++nextSink}`;
       return { id, url: `${origin}/response/${id}` };
@@ -206,6 +232,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     },
     waitForCall(method, timeoutMs = 10_000) {
       return waitFor(() => calls.find((c) => c.method === method), timeoutMs, `a ${method} call`);
+    },
+    waitForView(triggerId, timeoutMs = 10_000) {
+      return waitFor(() => views.find((v) => v.triggerId === triggerId)?.view, timeoutMs, `views.open of ${triggerId}`);
     },
     failMethod(method, error) {
       if (error === null) failures.delete(method);

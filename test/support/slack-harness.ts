@@ -45,14 +45,14 @@ export interface BotUnderTest {
   /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
   command(
     text: string,
-    opts?: SignedPost & { userId?: string; channelId?: string },
+    opts?: SignedPost & { userId?: string; channelId?: string; teamId?: string; triggerId?: string },
   ): Promise<{ status: number; body: string; ms: number; sink: string }>;
   /** `/linen <text>` and its (first) answer through response_url. */
-  ask(text: string, opts?: { userId?: string; channelId?: string }): Promise<Record<string, any>>;
+  ask(text: string, opts?: { userId?: string; channelId?: string; teamId?: string }): Promise<Record<string, any>>;
   click(
     actionId: string,
     value: string,
-    opts?: { blockId?: string; userId?: string },
+    opts?: { blockId?: string; userId?: string; teamId?: string; channelId?: string },
   ): Promise<{ status: number; sink: string }>;
   stop(): Promise<void>;
 }
@@ -64,7 +64,7 @@ export interface Harness {
   problems: string[];
   startBotWith(
     env: Record<string, string | undefined>,
-    opts?: { maxRetries?: number; start?: Pick<StartOptions, 'digests' | 'digestStore'> },
+    opts?: { maxRetries?: number; start?: Pick<StartOptions, 'digests' | 'digestStore' | 'multiWorkspace'> },
   ): Promise<BotUnderTest>;
   close(): Promise<void>;
 }
@@ -108,12 +108,15 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         ...envOverrides,
       };
       let digestStore: DigestStore | undefined;
-      if (env.LINEN_DATA_DIR === undefined && env.DATABASE_URL === undefined && !opts.start?.digestStore) {
+      if (env.LINEN_DATA_DIR === undefined && env.DATABASE_URL === undefined) {
         // Never the repository's ./data, even if the shared store is not used.
         env.LINEN_DATA_DIR = mkdtempSync(join(tmpdir(), 'linen-bot-'));
         dataDirs.push(env.LINEN_DATA_DIR);
-        shared ??= openPglite().then(storeOver);
-        digestStore = await shared;
+        // A bot in multi-workspace mode opens its own database (connections live next to digests).
+        if (!opts.start?.digestStore && !opts.start?.multiWorkspace) {
+          shared ??= openPglite().then(storeOver);
+          digestStore = await shared;
+        }
       }
       const config = loadConfig(env);
       const logs: string[] = [];
@@ -150,7 +153,14 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
           const r = await postSigned(
             url,
             SIGNING_SECRET,
-            commandBody({ text, responseUrl: sink.url, userId: o.userId, channelId: o.channelId }),
+            commandBody({
+              text,
+              responseUrl: sink.url,
+              userId: o.userId,
+              channelId: o.channelId,
+              teamId: o.teamId,
+              triggerId: o.triggerId,
+            }),
             o,
           );
           return { ...r, sink: sink.id };

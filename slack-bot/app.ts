@@ -18,15 +18,15 @@ import {
   type DigestStore,
   type DigestWorker,
   keyRefOf,
+  openDigestStore,
   startDigestWorker,
 } from './digests/index.ts';
-import { openDatabase, storeOver } from './digests/storage/index.ts';
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { type BotLogger, createLogger } from './logger.ts';
+import type { SecretBox } from './secrets/crypto.ts';
 import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
 import { ConnectionStore } from './workspaces/connection-store.ts';
-import type { SecretBox } from './workspaces/secret-box.ts';
 import {
   connectedWorkspaceLinen,
   type ServiceFactory,
@@ -104,11 +104,11 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
 
   // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
   const ownStore = options.digestStore === undefined;
+  const store =
+    options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
   const multi = options.multiWorkspace;
-  if (multi && !ownStore) throw new Error('multi-workspace mode keeps connections in the database it opens');
-  const db = ownStore ? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}) : null;
-  const store = options.digestStore ?? (await storeOver(db!));
-  const connections = multi && db ? new ConnectionStore({ db, secrets: multi.secrets }) : undefined;
+  // Connections live beside the digests and installations, in the same database.
+  const connections = multi ? new ConnectionStore({ db: store.executor, secrets: multi.secrets }) : undefined;
   const workspaces: WorkspaceLinen = connections
     ? connectedWorkspaceLinen({ connections, createService: multi?.createService })
     : singleWorkspaceLinen(linen, config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined);

@@ -1,11 +1,12 @@
 /**
  * Workspace connections in the bot's database (the digest store's: PGlite or PostgreSQL). Keys are sealed with
- * the SecretBox before they are written and opened only to build a client; `forget(teamId)` removes everything
- * of a workspace.
+ * the SecretBox before they are written and opened only to build a client; `forgetWorkspace(teamId)` (forget.ts)
+ * removes a workspace's connection with its keys.
  */
 
 import { keyRefOf } from '../digests/key-ref.ts';
 import type { SqlExecutor } from '../digests/storage/sql.ts';
+import type { SecretBox } from '../secrets/crypto.ts';
 import {
   type AccountingAccess,
   type BoundKey,
@@ -14,7 +15,6 @@ import {
   type Scope,
   type WorkspaceConnection,
 } from './connection.ts';
-import type { SecretBox } from './secret-box.ts';
 
 export interface NewKey {
   place: string;
@@ -152,11 +152,6 @@ export class ConnectionStore {
          accounting_in_dms = EXCLUDED.accounting_in_dms, updated_at = EXCLUDED.updated_at`,
       [teamId, JSON.stringify(access.channels), access.directMessages, now],
     );
-  }
-
-  /** Everything of a workspace: its keys and access rules (an uninstall). */
-  async forget(teamId: string): Promise<void> {
-    await this.#db.query('DELETE FROM workspace_connections WHERE team_id = $1', [teamId]);
   }
 
   #opened(row: KeyRow): OpenedKey {

@@ -108,15 +108,12 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         ...envOverrides,
       };
       let digestStore: DigestStore | undefined;
-      if (env.LINEN_DATA_DIR === undefined && env.DATABASE_URL === undefined) {
+      if (env.LINEN_DATA_DIR === undefined && env.DATABASE_URL === undefined && !opts.start?.digestStore) {
         // Never the repository's ./data, even if the shared store is not used.
         env.LINEN_DATA_DIR = mkdtempSync(join(tmpdir(), 'linen-bot-'));
         dataDirs.push(env.LINEN_DATA_DIR);
-        // A bot in multi-workspace mode opens its own database (connections live next to digests).
-        if (!opts.start?.digestStore && !opts.start?.multiWorkspace) {
-          shared ??= openPglite().then(storeOver);
-          digestStore = await shared;
-        }
+        shared ??= openPglite().then(storeOver);
+        digestStore = await shared;
       }
       const config = loadConfig(env);
       const logs: string[] = [];

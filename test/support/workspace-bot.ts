@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Authorize } from '@slack/bolt';
-import { aesGcmSecretBox } from '../../slack-bot/workspaces/secret-box.ts';
+import { SecretBox } from '../../slack-bot/secrets/crypto.ts';
 import type { BotUnderTest, Harness } from './slack-harness.ts';
 import { SIGNING_SECRET } from './slack-harness.ts';
 import { postSigned, viewSubmissionBody } from './slack-sign.ts';
@@ -28,7 +28,7 @@ const authorize: Authorize<boolean> = async (source) => ({
 });
 
 /** One key-encryption key per test file: the stored keys must survive a restart with the same one. */
-export const testSecrets = aesGcmSecretBox({ id: 'test', key: randomBytes(32) });
+export const testSecrets = new SecretBox({ current: randomBytes(32).toString('base64') });
 
 export function knowUsers(h: Harness): void {
   h.slack.users.set(ADMIN, { isAdmin: true });

@@ -33,16 +33,9 @@ export async function openDigestStore(
   options: OpenStoreOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<DigestStore> {
-  return storeOver(await openDatabase(options, env));
-}
-
-/** The bot's database (digests and workspace connections share it), not yet migrated. */
-export async function openDatabase(
-  options: OpenStoreOptions = {},
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<SqlExecutor> {
   const url = options.databaseUrl ?? env.DATABASE_URL;
-  if (url) return openPg({ connectionString: url, ...(options.schema ? { schema: options.schema } : {}) });
+  if (url)
+    return storeOver(await openPg({ connectionString: url, ...(options.schema ? { schema: options.schema } : {}) }));
   const dir = options.dataDir ?? env.LINEN_DATA_DIR ?? './data';
-  return openPglite(join(dir, 'digests'));
+  return storeOver(await openPglite(join(dir, 'digests')));
 }

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
-import { allText, type BotUnderTest, type Harness, startHarness } from '../../support/slack-harness.ts';
+import { dumpDatabase, secretsIn } from '../../support/db-dump.ts';
+import { allText, type BotUnderTest, buttons, type Harness, startHarness } from '../../support/slack-harness.ts';
 import {
   ADMIN,
   botTokenOf,
@@ -177,6 +178,17 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
     expect((await ask('balance', TEAM_A, DM)).text).toMatch(/not shown in direct messages/);
   });
 
+  it('an invoice PDF button clicked outside an allowed channel is refused, and nothing is uploaded', async () => {
+    const balance = await ask('balance', TEAM_A, FINANCE);
+    const pdf = buttons(balance).find((b) => b.actionId.startsWith('linen_pdf'));
+    expect(pdf).toBeDefined();
+    const uploads = h.slack.uploads.length;
+    const click = await bot.click(pdf!.actionId, pdf!.value, { teamId: TEAM_A, channelId: OPS, userId: ADMIN });
+    const [answer] = await h.slack.waitForPosts(click.sink);
+    expect(answer!.body.text).toMatch(/^Accounting answers are not shown in this channel/);
+    expect(h.slack.uploads.length).toBe(uploads);
+  });
+
   it("a channel's own key overrides the workspace default there, and only there", async () => {
     const ack = await connectThroughModal(h, bot, {
       teamId: TEAM_A,
@@ -207,6 +219,12 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
   it('a receivables digest is refused in a channel where accounting answers may not appear', async () => {
     const answer = await ask('digest subscribe receivables', TEAM_A, OPS);
     expect(answer.text).toMatch(/Accounting answers are not shown in this channel/);
+  });
+
+  it('the database holds every connected key sealed: no key in any encoding', async () => {
+    const dump = await dumpDatabase(bot.bot.digests.store.executor);
+    expect(dump.match(/^\(T0\w+,\*,key_/gm)?.length ?? 0).toBeGreaterThan(0); // the key rows are there
+    expect(secretsIn(dump, Object.values(KEY))).toEqual([]);
   });
 
   it('help lists connect, disconnect, status and access', async () => {

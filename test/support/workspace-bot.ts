@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Authorize } from '@slack/bolt';
+import type { StartOptions } from '../../slack-bot/app.ts';
 import { SecretBox } from '../../slack-bot/secrets/crypto.ts';
 import type { BotUnderTest, Harness } from './slack-harness.ts';
 import { SIGNING_SECRET } from './slack-harness.ts';
@@ -36,10 +37,15 @@ export function knowUsers(h: Harness): void {
   h.slack.users.set(MEMBER, {});
 }
 
-export function startWorkspaceBot(h: Harness, env: Record<string, string | undefined> = {}): Promise<BotUnderTest> {
+/** `digests`: the worker's clock and settings (default: no worker). */
+export function startWorkspaceBot(
+  h: Harness,
+  env: Record<string, string | undefined> = {},
+  digests: StartOptions['digests'] = { worker: false },
+): Promise<BotUnderTest> {
   return h.startBotWith(
     { LINEN_API_KEY: undefined, ...env },
-    { start: { multiWorkspace: { authorize, secrets: testSecrets }, digests: { worker: false } } },
+    { start: { multiWorkspace: { authorize, secrets: testSecrets }, digests } },
   );
 }
 

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../slack-bot/digests/clock.ts';
 import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
 import { dumpDatabase, secretsIn } from '../../support/db-dump.ts';
 import { allText, type BotUnderTest, buttons, type Harness, startHarness } from '../../support/slack-harness.ts';
@@ -39,13 +40,17 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
   let h: Harness;
   let bot: BotUnderTest;
   let dataDir: string;
+  // The digest worker's clock: Fri 20 Nov 2026, 12:00 CST, as the harness's command clock.
+  const clock = new ManualClock('2026-11-20T18:00:00Z');
+  const digests = { clock, tickMs: 3_600_000, pacingMs: 0 };
 
   beforeAll(async () => {
     h = await startHarness();
     knowUsers(h);
     dataDir = mkdtempSync(join(tmpdir(), 'linen-connect-'));
-    bot = await startWorkspaceBot(h, { LINEN_DATA_DIR: dataDir });
-  });
+    bot = await startWorkspaceBot(h, { LINEN_DATA_DIR: dataDir }, digests);
+    // Creating an embedded database on disk (PGlite's initdb) is the slow part of this hook on a busy machine.
+  }, 90_000);
   afterAll(async () => {
     await h?.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -211,9 +216,15 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
     expect(allText(answer)).toMatch(/Subscribed/i);
     const subs = await bot.bot.digests.store.listSubscriptions({ teamId: TEAM_A });
     expect(subs.map((s) => [s.channelId, s.keyRef])).toEqual([[HARBOR_ROOM, keyRefOf(KEY.harbor)]]);
-    const client = await bot.bot.workspaces.clientForKeyRef(subs[0]!.keyRef);
-    const customers = await client.customers.list().all();
-    expect(customers.map((c) => c.name)).toEqual(['Harborview Hotel']);
+    // Saturday 07:00 CST: the worker posts the first tickets digest, read with the channel's own key.
+    clock.set('2026-11-21T13:00:20Z');
+    const tick = await bot.bot.digests.worker!.tick();
+    expect(tick.outcomes).toEqual({ posted: 1 });
+    const post = h.slack.calls.filter((c) => c.method === 'chat.postMessage').at(-1)!;
+    expect(post.params.channel).toBe(HARBOR_ROOM);
+    const posted = JSON.stringify(post.params);
+    expect(posted).toContain('Harborview Hotel');
+    expect(posted).not.toContain('Mercy');
   });
 
   it('a receivables digest is refused in a channel where accounting answers may not appear', async () => {
@@ -235,7 +246,7 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
 
   it('connections survive a restart', async () => {
     await bot.stop();
-    bot = await startWorkspaceBot(h, { LINEN_DATA_DIR: dataDir });
+    bot = await startWorkspaceBot(h, { LINEN_DATA_DIR: dataDir }, digests);
     expect(allText(await ask('tickets', TEAM_B, OPS, OWNER))).toContain('Harborview Hotel');
     expect(allText(await ask('status', TEAM_A))).toContain('`_ops`');
   });

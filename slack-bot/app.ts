@@ -24,6 +24,9 @@ import {
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { type BotLogger, createLogger } from './logger.ts';
+import { registerWorkspaceEvents } from './workspaces/events.ts';
+import { INSTALL_PATH, installReceiverOptions, REDIRECT_PATH } from './workspaces/install.ts';
+import { SqlInstallationStore } from './workspaces/installation-store.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';
@@ -68,11 +71,22 @@ const healthRoute = (linen: LinenService) => ({
   },
 });
 
+/** Multi-workspace mode: the install flow and the per-workspace authorize on the receiver (nothing otherwise). */
+function multiWorkspaceReceiverOptions(config: BotConfig, store: DigestStore) {
+  if (!config.slack.oauth || !config.encryption) return {};
+  return installReceiverOptions({
+    oauth: config.slack.oauth,
+    db: store.executor,
+    box: config.encryption.box,
+    clientOptions: config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {},
+  });
+}
+
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
   const logger = options.logger ?? createLogger();
   for (const s of secretsOf(config)) logger.addSecret(s);
   const linen = new LinenService({ ...config.linen, client: options.linenClient, now: options.now });
-  if (!linen.hasKey)
+  if (!linen.hasKey && !config.slack.oauth)
     logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
 
   const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
@@ -122,9 +136,14 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       customRoutes: [healthRoute(linen)],
       logger,
       processBeforeResponse: false,
+      ...multiWorkspaceReceiverOptions(config, store),
     });
     app = new App({ token: config.slack.botToken, receiver, logger, logLevel: logger.getLevel(), clientOptions });
     receiverServer = () => undefined;
+  }
+  if (config.slack.oauth && config.encryption) {
+    const installations = new SqlInstallationStore({ db: store.executor, box: config.encryption.box });
+    registerWorkspaceEvents(app, { db: store.executor, installations, logger });
   }
 
   app.error(async (err) => {
@@ -144,7 +163,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         options.host ? { port: config.port, host: options.host } : config.port,
       )) as Server;
       port = (server.address() as AddressInfo).port;
-      logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
+      const install = config.slack.oauth ? `, GET ${INSTALL_PATH} and ${REDIRECT_PATH}` : '';
+      logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}${install}`);
     } else {
       await app.start();
       const s = receiverServer();

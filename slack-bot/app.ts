@@ -27,6 +27,9 @@ import { type BotLogger, createLogger } from './logger.ts';
 import type { SecretBox } from './secrets/crypto.ts';
 import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
 import { ConnectionStore } from './workspaces/connection-store.ts';
+import { registerWorkspaceEvents } from './workspaces/events.ts';
+import { INSTALL_PATH, installReceiverOptions, REDIRECT_PATH } from './workspaces/install.ts';
+import { SqlInstallationStore } from './workspaces/installation-store.ts';
 import {
   connectedWorkspaceLinen,
   type ServiceFactory,
@@ -56,7 +59,8 @@ export interface StartOptions {
 }
 
 export interface MultiWorkspaceOptions {
-  authorize: Authorize<boolean>;
+  /** Each request's Slack token by team; default: Bolt's OAuth installation store (SLACK_CLIENT_ID). */
+  authorize?: Authorize<boolean> | undefined;
   secrets: SecretBox;
   /** Builds the Linen service for a connected key (tests count its requests). */
   createService?: ServiceFactory | undefined;
@@ -93,11 +97,22 @@ const healthRoute = (linen: LinenService) => ({
   },
 });
 
+/** Multi-workspace mode: the install flow and the per-workspace authorize on the receiver (nothing otherwise). */
+function multiWorkspaceReceiverOptions(config: BotConfig, store: DigestStore) {
+  if (!config.slack.oauth || !config.encryption) return {};
+  return installReceiverOptions({
+    oauth: config.slack.oauth,
+    db: store.executor,
+    box: config.encryption.box,
+    clientOptions: config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {},
+  });
+}
+
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
   const logger = options.logger ?? createLogger();
   for (const s of secretsOf(config)) logger.addSecret(s);
   const linen = new LinenService({ ...config.linen, client: options.linenClient, now: options.now });
-  if (!linen.hasKey)
+  if (!linen.hasKey && !config.slack.oauth)
     logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
 
   const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
@@ -106,7 +121,11 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   const ownStore = options.digestStore === undefined;
   const store =
     options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
-  const multi = options.multiWorkspace;
+  // Multi-workspace mode from the configuration (Add to Slack: Bolt's OAuth authorizes each request), or as a test
+  // sets it up (its own authorize).
+  const multi: MultiWorkspaceOptions | undefined =
+    options.multiWorkspace ??
+    (config.slack.oauth && config.encryption ? { secrets: config.encryption.box } : undefined);
   // Connections live beside the digests and installations, in the same database.
   const connections = multi ? new ConnectionStore({ db: store.executor, secrets: multi.secrets }) : undefined;
   const workspaces: WorkspaceLinen = connections
@@ -159,10 +178,15 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       customRoutes: [healthRoute(linen)],
       logger,
       processBeforeResponse: false,
+      ...multiWorkspaceReceiverOptions(config, store),
     });
-    const auth = multi ? { authorize: multi.authorize } : { token: config.slack.botToken };
+    const auth = multi?.authorize ? { authorize: multi.authorize } : { token: config.slack.botToken };
     app = new App({ ...auth, receiver, logger, logLevel: logger.getLevel(), clientOptions });
     receiverServer = () => undefined;
+  }
+  if (config.slack.oauth && config.encryption) {
+    const installations = new SqlInstallationStore({ db: store.executor, box: config.encryption.box });
+    registerWorkspaceEvents(app, { db: store.executor, installations, logger });
   }
 
   app.error(async (err) => {
@@ -183,7 +207,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         options.host ? { port: config.port, host: options.host } : config.port,
       )) as Server;
       port = (server.address() as AddressInfo).port;
-      logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
+      const install = config.slack.oauth ? `, GET ${INSTALL_PATH} and ${REDIRECT_PATH}` : '';
+      logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}${install}`);
     } else {
       await app.start();
       const s = receiverServer();

@@ -3,13 +3,17 @@
  * (a ConfigError, printed without a stack). With no Slack setting at all the bot runs in console mode.
  */
 import { isValidTimeZone } from '../shared/dates.ts';
+import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from './secrets/crypto.ts';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
 export interface SlackConfig {
-  botToken: string;
+  /** Single-workspace mode; undefined in multi-workspace mode, where each workspace's token comes from its install. */
+  botToken: string | undefined;
+  /** Multi-workspace mode ("Add to Slack"): the app's OAuth credentials. */
+  oauth: OAuthConfig | undefined;
   /** Required in HTTP mode; optional in Socket Mode. */
   signingSecret: string | undefined;
   /** Socket Mode when set. */
@@ -17,6 +21,24 @@ export interface SlackConfig {
   /** Web API base, ending with `/` (default https://slack.com/api/). */
   apiUrl: string | undefined;
 }
+
+export interface OAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Signs the OAuth `state` (Bolt's built-in state store). */
+  stateSecret: string;
+  /** Slack's authorize page (`SLACK_OAUTH_AUTHORIZE_URL`, default https://slack.com/oauth/v2/authorize). */
+  authorizeUrl: string;
+}
+
+/** `LINEN_ENCRYPTION_KEY` (and `LINEN_ENCRYPTION_KEYS_OLD`): seals tokens and keys at rest. */
+export interface EncryptionConfig {
+  box: SecretBox;
+  /** The keys as set, for the log scrubber. */
+  keyTexts: string[];
+}
+
+export const DEFAULT_AUTHORIZE_URL = 'https://slack.com/oauth/v2/authorize';
 
 export interface LinenConfig {
   baseUrl: string;
@@ -37,6 +59,8 @@ export interface BotConfig {
   /** `LINEN_DATA_DIR` (default `./data`): where the embedded digest store lives. */
   dataDir: string;
   digests: DigestConfig;
+  /** Required in multi-workspace mode; validated whenever set. */
+  encryption: EncryptionConfig | undefined;
 }
 
 export interface DigestConfig {
@@ -79,7 +103,14 @@ export function loadDigestConfig(env: Env): DigestConfig {
 
 type Env = Record<string, string | undefined>;
 
-const SLACK_VARS = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN'] as const;
+const SLACK_VARS = [
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'SLACK_CLIENT_ID',
+  'SLACK_CLIENT_SECRET',
+  'SLACK_STATE_SECRET',
+] as const;
 
 function text(env: Env, name: string): string | undefined {
   const raw = env[name];
@@ -116,13 +147,96 @@ export function isConsoleMode(env: Env): boolean {
   return SLACK_VARS.every((n) => text(env, n) === undefined);
 }
 
-export function loadConfig(env: Env): BotConfig {
+/** True when the app's OAuth credentials are set without a bot token: one bot for the workspaces that install it. */
+function isMultiWorkspace(env: Env): boolean {
+  const oauthVars = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'];
+  return text(env, 'SLACK_BOT_TOKEN') === undefined && oauthVars.some((n) => text(env, n) !== undefined);
+}
+
+/** `LINEN_ENCRYPTION_KEY` and `LINEN_ENCRYPTION_KEYS_OLD`, validated; undefined when no key is set. */
+export function loadEncryptionConfig(env: Env): EncryptionConfig | undefined {
+  let box: SecretBox | undefined;
+  try {
+    box = secretBoxFromEnv(env);
+  } catch (err) {
+    if (err instanceof EncryptionKeyError) throw new ConfigError(err.message);
+    throw err;
+  }
+  if (!box) return undefined;
+  const keyTexts = [env.LINEN_ENCRYPTION_KEY ?? '', ...(env.LINEN_ENCRYPTION_KEYS_OLD ?? '').split(',')]
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return { box, keyTexts };
+}
+
+/** Multi-workspace mode's settings: the app's OAuth credentials, and what that mode does not allow. */
+function loadOAuthConfig(env: Env): OAuthConfig {
+  if (text(env, 'SLACK_APP_TOKEN') !== undefined) {
+    throw new ConfigError(
+      'SLACK_APP_TOKEN is for a single workspace: multi-workspace mode (SLACK_CLIENT_ID) runs over HTTP; unset it.',
+    );
+  }
+  if (text(env, 'LINEN_API_KEY') !== undefined) {
+    throw new ConfigError(
+      'LINEN_API_KEY is for a single workspace: in multi-workspace mode each workspace connects its own key with /linen connect; unset it.',
+    );
+  }
+  const clientId = noSpaces(
+    'SLACK_CLIENT_ID',
+    required(env, 'SLACK_CLIENT_ID', 'the Client ID from "Basic Information".'),
+  );
+  if (!/^\d+\.\d+$/.test(clientId))
+    throw new ConfigError(
+      'SLACK_CLIENT_ID must be the Client ID from "Basic Information", like 1234567890.1234567890.',
+    );
+  const clientSecret = noSpaces(
+    'SLACK_CLIENT_SECRET',
+    required(env, 'SLACK_CLIENT_SECRET', 'the Client Secret from "Basic Information".'),
+  );
+  if (!/^[A-Za-z0-9]{16,}$/.test(clientSecret))
+    throw new ConfigError('SLACK_CLIENT_SECRET is malformed: expected the Client Secret from "Basic Information".');
+  const stateSecret = noSpaces(
+    'SLACK_STATE_SECRET',
+    required(
+      env,
+      'SLACK_STATE_SECRET',
+      'a random string of your own that signs the install links (openssl rand -hex 32).',
+    ),
+  );
+  if (stateSecret.length < 16)
+    throw new ConfigError('SLACK_STATE_SECRET must be at least 16 characters (make one with: openssl rand -hex 32).');
+  const authorizeRaw = text(env, 'SLACK_OAUTH_AUTHORIZE_URL');
+  const authorizeUrl =
+    authorizeRaw === undefined ? DEFAULT_AUTHORIZE_URL : httpUrl('SLACK_OAUTH_AUTHORIZE_URL', authorizeRaw).href;
+  return { clientId, clientSecret, stateSecret, authorizeUrl };
+}
+
+/** The bot token of single-workspace mode. */
+function loadBotToken(env: Env): string {
   const botToken = noSpaces(
     'SLACK_BOT_TOKEN',
     required(env, 'SLACK_BOT_TOKEN', 'the Bot User OAuth Token (xoxb-...) from "OAuth & Permissions".'),
   );
   if (!botToken.startsWith('xoxb-'))
     throw new ConfigError('SLACK_BOT_TOKEN must be a bot token starting with xoxb- (from "OAuth & Permissions").');
+  if (text(env, 'SLACK_CLIENT_ID') !== undefined) {
+    throw new ConfigError(
+      'SLACK_CLIENT_ID is for multi-workspace mode and SLACK_BOT_TOKEN for a single workspace: set one of them.',
+    );
+  }
+  return botToken;
+}
+
+export function loadConfig(env: Env): BotConfig {
+  const multi = isMultiWorkspace(env);
+  const oauth = multi ? loadOAuthConfig(env) : undefined;
+  const botToken = multi ? undefined : loadBotToken(env);
+  const encryption = loadEncryptionConfig(env);
+  if (multi && !encryption) {
+    throw new ConfigError(
+      'LINEN_ENCRYPTION_KEY is not set: multi-workspace mode stores every token and key encrypted with it (make one with: openssl rand -base64 32).',
+    );
+  }
 
   const appTokenRaw = text(env, 'SLACK_APP_TOKEN');
   const appToken = appTokenRaw === undefined ? undefined : noSpaces('SLACK_APP_TOKEN', appTokenRaw);
@@ -187,12 +301,13 @@ export function loadConfig(env: Env): BotConfig {
 
   return {
     mode,
-    slack: { botToken, signingSecret, appToken, apiUrl },
+    slack: { botToken, oauth, signingSecret, appToken, apiUrl },
     linen: { baseUrl: base.href.replace(/\/+$/, ''), allowedBaseUrls, apiKey, timeZone },
     port,
     databaseUrl: dbRaw,
     dataDir: text(env, 'LINEN_DATA_DIR') ?? DEFAULT_DATA_DIR,
     digests: loadDigestConfig(env),
+    encryption,
   };
 }
 
@@ -219,6 +334,9 @@ export function secretsOf(config: BotConfig): string[] {
   return [
     config.slack.botToken,
     config.slack.signingSecret,
+    config.slack.oauth?.clientSecret,
+    config.slack.oauth?.stateSecret,
+    ...(config.encryption?.keyTexts ?? []),
     config.slack.appToken,
     config.linen.apiKey,
     config.databaseUrl,

@@ -8,10 +8,13 @@
  * - for Socket Mode: apps.connections.open answers the WebSocket URL set with `setSocketModeUrl` (unset: the
  *   method is unknown, as before);
  * - for connecting a workspace: users.info over `users` (others are user_not_found) and views.open (the opened
- *   views are kept in `views`).
+ *   views are kept in `views`);
+ * - for "Add to Slack": the authorize page (`/oauth/v2/authorize`), oauth.v2.access and auth.test per issued token
+ *   (slack-oauth-fake.ts).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createOAuthFake, type OAuthFake } from './slack-oauth-fake.ts';
 import { createWaiters } from './waiters.ts';
 
 export interface ApiCall {
@@ -44,8 +47,8 @@ export interface FakeSlack {
   postsTo(id: string): SinkPost[];
   /** Wait until `id` has received at least `n` posts. */
   waitForPosts(id: string, n?: number, timeoutMs?: number): Promise<SinkPost[]>;
-  /** Wait until the Web API saw a call of `method`. */
-  waitForCall(method: string, timeoutMs?: number): Promise<ApiCall>;
+  /** Wait until the Web API saw a call of `method` (among the calls from index `since` on). */
+  waitForCall(method: string, timeoutMs?: number, since?: number): Promise<ApiCall>;
   /** Wait until views.open was called with this trigger id; the view it opened. */
   waitForView(triggerId: string, timeoutMs?: number): Promise<Record<string, any>>;
   /** Make a Web API method answer `{ ok: false, error }`. */
@@ -58,6 +61,10 @@ export interface FakeSlack {
   views: { triggerId: string; view: Record<string, any>; authorization: string | undefined }[];
   /** The URL apps.connections.open answers (a fake Socket Mode endpoint); null: the method is unknown. */
   setSocketModeUrl(url: string | null): void;
+  /** The app's OAuth side: workspaces that can install, issued tokens, rotation. */
+  oauth: OAuthFake;
+  /** The authorize page's address (`SLACK_OAUTH_AUTHORIZE_URL`). */
+  authorizeUrl: string;
   close(): Promise<void>;
 }
 
@@ -88,6 +95,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   let nextFile = 0;
   let origin = '';
   let socketModeUrl: string | null = null;
+  const oauth = createOAuthFake();
 
   const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
@@ -103,6 +111,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         posts.push({ id, body: JSON.parse(raw.toString('utf8') || '{}'), at: Date.now() });
         notify();
         return json(res, 200, { ok: true });
+      }
+      if (url.pathname === '/oauth/v2/authorize') {
+        const r = oauth.authorize(url);
+        res.writeHead(r.status, r.location ? { location: r.location } : { 'content-type': 'text/plain' });
+        return res.end(r.error ?? '');
       }
       if (url.pathname.startsWith('/upload/')) {
         const fileId = url.pathname.slice('/upload/'.length);
@@ -125,17 +138,24 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         notify();
         const fail = failures.get(method);
         if (fail) return json(res, 200, { ok: false, error: fail });
+        const bearer = req.headers.authorization?.replace(/^Bearer /, '');
         switch (method) {
+          case 'oauth.v2.access':
+            return json(res, 200, oauth.access(params));
           case 'auth.test':
-            return json(res, 200, {
-              ok: true,
-              url: 'https://linen-test.slack.com/',
-              team: 'Linen Test',
-              user: 'linen',
-              team_id: 'T0LINEN',
-              user_id: 'U0BOT',
-              bot_id: 'B0BOT',
-            });
+            return json(
+              res,
+              200,
+              (bearer && oauth.authTest(bearer)) || {
+                ok: true,
+                url: 'https://linen-test.slack.com/',
+                team: 'Linen Test',
+                user: 'linen',
+                team_id: 'T0LINEN',
+                user_id: 'U0BOT',
+                bot_id: 'B0BOT',
+              },
+            );
           case 'conversations.open':
             return json(res, 200, { ok: true, channel: { id: `D0${String(params.users ?? 'X')}` } });
           case 'chat.postMessage':
@@ -230,8 +250,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         `${n} post(s) to ${id}`,
       );
     },
-    waitForCall(method, timeoutMs = 10_000) {
-      return waitFor(() => calls.find((c) => c.method === method), timeoutMs, `a ${method} call`);
+    waitForCall(method, timeoutMs = 10_000, since = 0) {
+      return waitFor(() => calls.slice(since).find((c) => c.method === method), timeoutMs, `a ${method} call`);
     },
     waitForView(triggerId, timeoutMs = 10_000) {
       return waitFor(() => views.find((v) => v.triggerId === triggerId)?.view, timeoutMs, `views.open of ${triggerId}`);
@@ -243,6 +263,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     setSocketModeUrl(url) {
       socketModeUrl = url;
     },
+    oauth,
+    authorizeUrl: `${origin}/oauth/v2/authorize`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -98,6 +98,10 @@ export class SqlDigestStore implements DigestStore {
     return this.db.driver;
   }
 
+  get sql(): SqlExecutor {
+    return this.db;
+  }
+
   async createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription> {
     const rows = await this.db.query(
       `INSERT INTO digest_subscriptions (id, team_id, key_ref, channel_id, cadence, time_of_day, time_zone, customer_ids,

@@ -1,7 +1,7 @@
 /**
  * How close the client's pacing comes to the API's rate limit: a bulk pull (every manifest, a small page at a
  * time) under a limit scaled from 120 a minute to 30 per 3 s, so the run is short. The sandbox enforces the
- * limit; a recording proxy in front of it sees the answers. `fraction` is the achieved rate over the ceiling
+ * limit; the figures come from the answers it gave. `fraction` is the achieved rate over the ceiling
  * (`ceilingFraction`: the shortest time the limit allows for that many requests, over the time they took).
  *
  * `measureCeiling`: one client. `measureSharedCeiling`: several clients in separate processes sharing the key's
@@ -10,10 +10,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startSandbox } from '../sandbox/index.ts';
-import { createLinenClient } from '../shared/node.ts';
+import { type AsyncTransport, createLinenClient, UndiciTransport } from '../shared/node.ts';
 import { dropSchema, freshSchema } from '../test/support/digest-db.ts';
 import { ceilingFraction, startRecordingProxy } from '../test/support/recording-proxy.ts';
+import { startWorkerSandbox } from '../test/support/worker-sandbox.ts';
 
 const KEY = 'lk_live_demo_all_access';
 const TODAY = '2026-11-05';
@@ -37,44 +37,66 @@ export interface CeilingFigures {
   seconds: number;
 }
 
-async function underScaledLimit(
-  opts: CeilingOptions,
-  pull: (baseUrl: string, o: Required<CeilingOptions>) => Promise<number>,
-): Promise<CeilingFigures> {
-  const o = { limit: 30, windowMs: 3_000, pageSize: 20, ...opts };
-  const sandbox = await startSandbox({ port: 0, today: TODAY, rateLimit: { limit: o.limit, windowMs: o.windowMs } });
-  const proxy = await startRecordingProxy(sandbox.baseUrl);
-  try {
-    const started = Date.now();
-    const rows = await pull(proxy.baseUrl, o);
-    const times = proxy.answers.map((a) => a.at);
-    return {
-      fraction: ceilingFraction(times, o.limit, o.windowMs),
-      rateLimited: proxy.answers.filter((a) => a.status === 429).length,
-      requests: proxy.answers.length,
-      rows,
-      seconds: (Date.now() - started) / 1000,
-    };
-  } finally {
-    await proxy.close();
-    await sandbox.close();
-  }
+/** Figures from the answers the API gave: `Date.now()` of each answer and its status. */
+function figures(answers: readonly Answer[], o: Required<CeilingOptions>, rows: number, started: number) {
+  return {
+    fraction: ceilingFraction(
+      answers.map((a) => a.at),
+      o.limit,
+      o.windowMs,
+    ),
+    rateLimited: answers.filter((a) => a.status === 429).length,
+    requests: answers.length,
+    rows,
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
-/** One client pulls every manifest under the scaled limit, with the product's default pacing at that limit. */
-export function measureCeiling(opts: CeilingOptions = {}): Promise<CeilingFigures> {
-  return underScaledLimit(opts, async (baseUrl, o) => {
+interface Answer {
+  at: number;
+  status: number;
+}
+
+const withDefaults = (opts: CeilingOptions): Required<CeilingOptions> => ({
+  limit: 30,
+  windowMs: 3_000,
+  pageSize: 20,
+  ...opts,
+});
+
+/**
+ * One client pulls every manifest under the scaled limit, with the product's default pacing at that limit. The
+ * sandbox runs in its own thread, as the API runs elsewhere: its work does not hold up the client's.
+ */
+export async function measureCeiling(opts: CeilingOptions = {}): Promise<CeilingFigures> {
+  const o = withDefaults(opts);
+  const sandbox = await startWorkerSandbox({ today: TODAY, rateLimit: { limit: o.limit, windowMs: o.windowMs } });
+  const inner = new UndiciTransport();
+  const answers: Answer[] = [];
+  const transport: AsyncTransport = {
+    async request(req, options) {
+      const res = await inner.request(req, options);
+      answers.push({ at: Date.now(), status: res.status });
+      return res;
+    },
+    close: () => inner.close(),
+  };
+  try {
     const client = createLinenClient({
       apiKey: KEY,
-      baseUrl,
+      baseUrl: sandbox.baseUrl,
       timeZone: 'America/Chicago',
+      transport,
       pacing: { limit: o.limit, windowMs: o.windowMs },
     });
+    const started = Date.now();
     let rows = 0;
     for await (const _ of client.manifests.list({ limit: o.pageSize })) rows++;
     await client.close();
-    return rows;
-  });
+    return figures(answers, o, rows, started);
+  } finally {
+    await sandbox.close();
+  }
 }
 
 export interface SharedCeilingOptions extends CeilingOptions {
@@ -84,49 +106,61 @@ export interface SharedCeilingOptions extends CeilingOptions {
   clients?: number;
 }
 
-/** Several client processes sharing one key's pacing in PostgreSQL, all pulling at once. */
-export function measureSharedCeiling(opts: SharedCeilingOptions): Promise<CeilingFigures> {
-  return underScaledLimit(opts, async (baseUrl, o) => {
-    const schema = freshSchema();
-    const admin = new pg.Client({ connectionString: opts.databaseUrl });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const env = {
-      ...process.env,
-      DATABASE_URL: opts.databaseUrl,
-      CEILING_SCHEMA: schema,
-      LINEN_API_KEY: KEY,
-      LINEN_BASE_URL: baseUrl,
-      CEILING_LIMIT: String(o.limit),
-      CEILING_WINDOW_MS: String(o.windowMs),
-      CEILING_PAGE_SIZE: String(o.pageSize),
-    };
-    try {
-      const rows = await Promise.all(
-        Array.from({ length: opts.clients ?? 3 }, () => {
-          const child = spawn(process.execPath, ['--import', 'tsx', CLIENT_SCRIPT], {
-            env,
-            stdio: ['ignore', 'pipe', 'inherit'],
-          });
-          let out = '';
-          child.stdout.on('data', (d: Buffer) => {
-            out += d.toString();
-          });
-          return new Promise<number>((resolve, reject) =>
-            child.once('exit', (code) => {
-              const m = /DONE (\d+)/.exec(out);
-              if (code === 0 && m) resolve(Number(m[1]));
-              else reject(new Error(`a ceiling client exited with code ${code}`));
-            }),
-          );
-        }),
-      );
-      return rows.reduce((a, b) => a + b, 0);
-    } finally {
-      await dropSchema(opts.databaseUrl, schema);
-    }
+/**
+ * Several client processes sharing one key's pacing in PostgreSQL, all pulling at once; the sandbox in its own
+ * thread behind a recording proxy that sees every answer.
+ */
+export async function measureSharedCeiling(opts: SharedCeilingOptions): Promise<CeilingFigures> {
+  const o = withDefaults(opts);
+  const sandbox = await startWorkerSandbox({ today: TODAY, rateLimit: { limit: o.limit, windowMs: o.windowMs } });
+  const proxy = await startRecordingProxy(sandbox.baseUrl);
+  const schema = freshSchema();
+  const admin = new pg.Client({ connectionString: opts.databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const env = {
+    ...process.env,
+    DATABASE_URL: opts.databaseUrl,
+    CEILING_SCHEMA: schema,
+    LINEN_API_KEY: KEY,
+    LINEN_BASE_URL: proxy.baseUrl,
+    CEILING_LIMIT: String(o.limit),
+    CEILING_WINDOW_MS: String(o.windowMs),
+    CEILING_PAGE_SIZE: String(o.pageSize),
+  };
+  try {
+    const started = Date.now();
+    const rows = await Promise.all(Array.from({ length: opts.clients ?? 3 }, () => runClient(env)));
+    return figures(
+      proxy.answers,
+      o,
+      rows.reduce((a, b) => a + b, 0),
+      started,
+    );
+  } finally {
+    await dropSchema(opts.databaseUrl, schema);
+    await proxy.close();
+    await sandbox.close();
+  }
+}
+
+function runClient(env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLIENT_SCRIPT], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  return new Promise<number>((resolve, reject) =>
+    child.once('exit', (code) => {
+      const m = /DONE (\d+)/.exec(out);
+      if (code === 0 && m) resolve(Number(m[1]));
+      else reject(new Error(`a ceiling client exited with code ${code}`));
+    }),
+  );
 }
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {

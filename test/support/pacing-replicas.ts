@@ -106,9 +106,7 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
         return sink.id;
       }),
     );
-    const answers = await Promise.all(
-      sinks.map(async (id) => (await slack.waitForPosts(id, 1, 30 * 60_000))[0]!.body),
-    );
+    const answers = await Promise.all(sinks.map(async (id) => (await slack.waitForPosts(id, 1, 30 * 60_000))[0]!.body));
     const seconds = (Date.now() - started) / 1000;
     const times = proxy.answers.map((a) => a.at);
     let perWindow = 0;

@@ -42,14 +42,15 @@ export async function startRecordingProxy(targetBaseUrl: string): Promise<Record
 }
 
 /**
- * How close a run came to the rate limit: the shortest time the limit allows for `n` requests (`limit` in any
- * `windowMs`: the first `limit` at once, then `limit` more per window) over the time they really took, first to
- * last. 1 is the ceiling; it can only exceed 1 if the limit was broken.
+ * How close a run came to the rate limit. A sliding window of `limit` per `windowMs` lets each of its `limit`
+ * slots serve a request every `windowMs` at best; the run reused them every `mean(t[j + limit] - t[j])` on
+ * average, so its rate over the ceiling is `windowMs` over that mean. 1 is the ceiling; above 1 only if the limit
+ * was broken. Neither a slow start nor a short tail counts against it: only how soon each slot was used again.
  */
 export function ceilingFraction(times: readonly number[], limit: number, windowMs: number): number {
   if (times.length <= limit) return 1;
   const sorted = [...times].sort((a, b) => a - b);
-  const span = sorted[sorted.length - 1]! - sorted[0]!;
-  const legal = Math.floor((sorted.length - 1) / limit) * windowMs;
-  return span > 0 ? legal / span : 1;
+  let reuse = 0;
+  for (let j = 0; j + limit < sorted.length; j++) reuse += sorted[j + limit]! - sorted[j]!;
+  return windowMs / (reuse / (sorted.length - limit));
 }

@@ -56,8 +56,9 @@ export class LinenService {
         apiKey: options.apiKey,
         baseUrl: options.baseUrl,
         timeZone: options.timeZone,
-        // A Slack answer may take a while (respond() accepts it for 30 minutes), but not forever.
-        timeBudgetMs: 60_000,
+        // A Slack answer may take a while (respond() accepts it for 30 minutes), but not forever: two minutes let
+        // a burst of up to three windows of the key's budget (about 360 requests) wait their turn.
+        timeBudgetMs: 120_000,
         maxRetries: 2,
         userAgent: 'linen-connect-slack/0.1',
         ...(options.pacing ? { pacing: options.pacing } : {}),

@@ -3,8 +3,8 @@
  * across them never meets a 429, under a limit scaled from 120 a minute to 30 per 3 s.
  */
 import { describe, expect, it } from 'vitest';
-import { PG_URL } from '../support/digest-db.ts';
-import { runSharedPacing } from '../support/pacing-replicas.ts';
+import { PG_URL } from '../../support/digest-db.ts';
+import { runSharedPacing } from '../../support/pacing-replicas.ts';
 
 describe.skipIf(!PG_URL)('pacing shared by three replicas through PostgreSQL', () => {
   it('answers a burst of 90 commands spread over three replicas with no request answered 429', async () => {

@@ -56,9 +56,9 @@ export class LinenService {
         apiKey: options.apiKey,
         baseUrl: options.baseUrl,
         timeZone: options.timeZone,
-        // A Slack answer may take a while (respond() accepts it for 30 minutes), but not forever: two minutes let
-        // a burst of up to three windows of the key's budget (about 360 requests) wait their turn.
-        timeBudgetMs: 120_000,
+        // A Slack answer may take a while (respond() accepts it for 30 minutes), but not forever: three minutes let
+        // a burst of three windows of the key's budget (360 requests) wait their turn.
+        timeBudgetMs: 180_000,
         maxRetries: 2,
         userAgent: 'linen-connect-slack/0.1',
         ...(options.pacing ? { pacing: options.pacing } : {}),

@@ -36,6 +36,7 @@ import {
   singleWorkspaceLinen,
   type WorkspaceLinen,
 } from './workspaces/workspace-linen.ts';
+import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';
@@ -49,6 +50,8 @@ export interface StartOptions {
   now?: (() => number) | undefined;
   /** A ready digest store (left open by `stop()`); default: opened from the configuration. */
   digestStore?: DigestStore | undefined;
+  /** The API's rate limit the bot paces each key under (default 120 per 60 s; tests and benchmarks scale it). */
+  rateLimit?: { limit: number; windowMs: number } | undefined;
   /** The digest worker's clock and tick (tests drive them); `worker: false` runs no worker. */
   digests?: { clock?: Clock; tickMs?: number; pacingMs?: number; worker?: boolean } | undefined;
   /**
@@ -78,6 +81,8 @@ export interface RunningBot {
   workspaces: WorkspaceLinen;
   /** Multi-workspace mode: the stored connections (`forget(teamId)` on uninstall). */
   connections: ConnectionStore | undefined;
+  /** One pacer per key, shared by every client of the key (across replicas with PostgreSQL). */
+  pacers: KeyPacers;
   stop(): Promise<void>;
 }
 
@@ -111,16 +116,22 @@ function multiWorkspaceReceiverOptions(config: BotConfig, store: DigestStore) {
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
   const logger = options.logger ?? createLogger();
   for (const s of secretsOf(config)) logger.addSecret(s);
-  const linen = new LinenService({ ...config.linen, client: options.linenClient, now: options.now });
-  if (!linen.hasKey && !config.slack.oauth)
-    logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
-
   const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
 
   // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
   const ownStore = options.digestStore === undefined;
   const store =
     options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
+  // Every client of a key (commands and digests) shares the key's pacer: in PostgreSQL, across replicas.
+  const pacers = keyPacers({ db: store.executor, ...options.rateLimit });
+  const linen = new LinenService({
+    ...config.linen,
+    pacing: config.linen.apiKey ? pacers.for(config.linen.apiKey) : undefined,
+    client: options.linenClient,
+    now: options.now,
+  });
+  if (!linen.hasKey && !config.slack.oauth)
+    logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
   // Multi-workspace mode from the configuration (Add to Slack: Bolt's OAuth authorizes each request), or as a test
   // sets it up (its own authorize).
   const multi: MultiWorkspaceOptions | undefined =
@@ -129,7 +140,18 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   // Connections live beside the digests and installations, in the same database.
   const connections = multi ? new ConnectionStore({ db: store.executor, secrets: multi.secrets }) : undefined;
   const workspaces: WorkspaceLinen = connections
-    ? connectedWorkspaceLinen({ connections, createService: multi?.createService })
+    ? connectedWorkspaceLinen({
+        connections,
+        createService:
+          multi?.createService ??
+          ((key) =>
+            new LinenService({
+              apiKey: key.apiKey,
+              baseUrl: key.baseUrl,
+              timeZone: key.timeZone,
+              pacing: pacers.for(key.apiKey),
+            })),
+      })
     : singleWorkspaceLinen(linen, config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined);
   const connect: ConnectDeps | undefined = connections && {
     connections,
@@ -139,7 +161,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   };
   logger.info(
     store.driver === 'pg'
-      ? 'digests: stored in PostgreSQL (DATABASE_URL)'
+      ? 'digests and pacing: stored in PostgreSQL (DATABASE_URL), shared by the replicas'
       : `digests: stored in PGlite under ${config.dataDir}`,
   );
   // The digest engine does its own retries and Retry-After waits, so its Slack client does none.
@@ -251,6 +273,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     digests: { store, worker },
     workspaces,
     connections,
+    pacers,
     stop() {
       stopping ??= (async () => {
         await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));

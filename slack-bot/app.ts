@@ -24,6 +24,7 @@ import {
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { type BotLogger, createLogger } from './logger.ts';
+import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
 import type { SecretBox } from './secrets/crypto.ts';
 import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
 import { ConnectionStore } from './workspaces/connection-store.ts';
@@ -36,7 +37,6 @@ import {
   singleWorkspaceLinen,
   type WorkspaceLinen,
 } from './workspaces/workspace-linen.ts';
-import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';

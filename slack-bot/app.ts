@@ -160,7 +160,10 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   let worker: DigestWorker | null = null;
   if (options.digests?.worker !== false) {
     // Subscriptions name their key by reference; the bot reads with its one configured key.
-    const linenClientFor = clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.client);
+    const linenClientFor = clientsByKeyRef(
+      config.linen.apiKey ? [config.linen.apiKey] : [],
+      () => linen.backgroundClient,
+    );
     worker = startDigestWorker({
       store,
       slack: digestSlack,

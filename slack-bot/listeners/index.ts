@@ -4,6 +4,7 @@ import type { DigestDeps } from '../answers/answer.ts';
 import type { LinenService } from '../linen.ts';
 import type { BotLogger } from '../logger.ts';
 import actions from './actions/index.ts';
+import type { Deadlines } from './answer-in-time.ts';
 import commands from './commands/index.ts';
 
 export interface BotDeps {
@@ -11,6 +12,8 @@ export interface BotDeps {
   logger: BotLogger;
   now?: (() => number) | undefined;
   digests?: DigestDeps | undefined;
+  /** When a person sees the interim message and the "not answering" sentence (default: INTERACTIVE_DEADLINES). */
+  deadlines?: Deadlines | undefined;
 }
 
 export function registerListeners(app: App, deps: BotDeps): void {

@@ -64,7 +64,12 @@ export interface Harness {
   problems: string[];
   startBotWith(
     env: Record<string, string | undefined>,
-    opts?: { maxRetries?: number; start?: Pick<StartOptions, 'digests' | 'digestStore'> },
+    opts?: {
+      maxRetries?: number;
+      start?: Pick<StartOptions, 'digests' | 'digestStore'>;
+      /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
+      ownClients?: boolean;
+    },
   ): Promise<BotUnderTest>;
   close(): Promise<void>;
 }
@@ -120,7 +125,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
       const logger = createLogger({ write: (line) => logs.push(line), level: 'debug' as never });
       const counting = countingTransport();
       let linenClient: LinenClient | undefined;
-      if (config.linen.apiKey) {
+      if (config.linen.apiKey && !opts.ownClients) {
         linenClient = createLinenClient({
           apiKey: config.linen.apiKey,
           baseUrl: config.linen.baseUrl,
@@ -135,7 +140,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         logger,
         linenClient,
         host: '127.0.0.1',
-        now: () => NOW,
+        ...(opts.ownClients ? {} : { now: () => NOW }),
         digestStore,
         ...opts.start,
       });

@@ -10,6 +10,7 @@ import { fitMessage } from '../../blocks/limits.ts';
 import { code, esc } from '../../blocks/mrkdwn.ts';
 import { parsePdfRef } from '../../views/balance.ts';
 import { ACTION, errorMessage } from '../../views/common.ts';
+import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringMessage } from '../answer-in-time.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 import { type FetchedPdf, fetchInvoicePdf, uploadPrivately } from './pdf.ts';
@@ -23,10 +24,23 @@ const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; b
 };
 
 export function register(app: App, deps: BotDeps): void {
+  const deadlines = deps.deadlines ?? INTERACTIVE_DEADLINES;
+  /** A button's work by the interactive deadline, or undefined (the person was told the API is not answering). */
+  const inTime = async <T>(work: Promise<T>, respond: RespondFn, what: string): Promise<T | undefined> => {
+    const outcome = await answerInTime(work, {
+      deadlines,
+      onLate: () => deps.logger.info(`${what}: no answer within ${deadlines.deadlineMs} ms`),
+    });
+    if (outcome.inTime) return outcome.value;
+    await ephemeral(respond, deps, notAnsweringMessage());
+    return undefined;
+  };
+
   app.action<BlockAction<ButtonAction>>(ACTION.share, async ({ ack, action, body, respond }) => {
     await ack();
     await yieldToPendingAcks();
-    const message = await answerText(action.value ?? 'help', deps, { share: false });
+    const message = await inTime(answerText(action.value ?? 'help', deps, { share: false }), respond, 'share');
+    if (!message) return;
     if (!message.shareable) {
       await ephemeral(respond, deps, message);
       return;
@@ -49,7 +63,8 @@ export function register(app: App, deps: BotDeps): void {
   app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTION.rerun}:`), async ({ ack, action, respond }) => {
     await ack();
     await yieldToPendingAcks();
-    const message = await answerText(action.value ?? 'help', deps);
+    const message = await inTime(answerText(action.value ?? 'help', deps), respond, 'customer choice');
+    if (!message) return;
     try {
       await respond({ response_type: 'ephemeral', replace_original: true, text: message.text, blocks: message.blocks });
     } catch (err) {
@@ -67,9 +82,10 @@ export function register(app: App, deps: BotDeps): void {
         await ephemeral(respond, deps, errorMessage('That button is out of date; run /linen balance again.'));
         return;
       }
-      let pdf: FetchedPdf;
+      let pdf: FetchedPdf | undefined;
       try {
-        pdf = await fetchInvoicePdf(deps.linen, ref);
+        pdf = await inTime(fetchInvoicePdf(deps.linen, ref), respond, `PDF of ${ref.n}`);
+        if (!pdf) return;
       } catch (err) {
         deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`);
         await ephemeral(respond, deps, errorMessage(friendlyError(err, { subject: `invoice ${ref.n}` })));

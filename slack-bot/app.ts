@@ -21,9 +21,11 @@ import {
   openDigestStore,
   startDigestWorker,
 } from './digests/index.ts';
+import { type HealthServer, startHealthServer } from './health-server.ts';
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { type BotLogger, createLogger } from './logger.ts';
+import { guardSlackRequests, MAX_BODY_BYTES } from './request-guard.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';
@@ -32,7 +34,7 @@ export interface StartOptions {
   logger?: BotLogger | undefined;
   /** A ready Linen client (tests and benchmarks count its requests). */
   linenClient?: LinenClient | undefined;
-  /** Listen address in HTTP mode (default: all interfaces). */
+  /** Listen address of the receiver and the health server (default: `BIND_ADDRESS`, else all interfaces). */
   host?: string | undefined;
   now?: (() => number) | undefined;
   /** A ready digest store (left open by `stop()`); default: opened from the configuration. */
@@ -48,6 +50,8 @@ export interface RunningBot {
   mode: 'http' | 'socket';
   /** The port /slack/events (HTTP mode) or /healthz listens on. */
   port: number;
+  /** The address it listens on (`::` or `0.0.0.0`: all interfaces). */
+  address: string;
   digests: { store: DigestStore; worker: DigestWorker | null };
   stop(): Promise<void>;
 }
@@ -67,6 +71,12 @@ const healthRoute = (linen: LinenService) => ({
     res.end(JSON.stringify({ ok: true, linen_key_configured: linen.hasKey }));
   },
 });
+
+/** A listen failure as one line naming the address (EADDRINUSE, EADDRNOTAVAIL, EACCES). */
+function listenError(err: unknown, where: string, port: number): Error {
+  const code = (err as { code?: string }).code;
+  return new Error(`cannot listen on ${where} port ${port}${code ? ` (${code})` : ''}: check BIND_ADDRESS and PORT.`);
+}
 
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
   const logger = options.logger ?? createLogger();
@@ -95,16 +105,15 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     rejectRateLimitedCalls: true,
   });
   const keyRef = config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined;
+  const host = options.host ?? config.host;
   let app: AppType;
-  let receiverServer: () => Server | undefined;
   if (config.mode === 'socket') {
     const receiver = new SocketModeReceiver({
       appToken: config.slack.appToken!,
       logger,
-      customRoutes: [healthRoute(linen)],
       // The Socket Mode client calls apps.connections.open with its own Web API client: it must use the same
       // SLACK_API_URL as the bot's (a copy: the client adds its retry settings to the object it is given).
-      installerOptions: { port: config.port, clientOptions: { ...clientOptions } },
+      installerOptions: { clientOptions: { ...clientOptions } },
     });
     app = new App({
       token: config.slack.botToken,
@@ -114,7 +123,6 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       logLevel: logger.getLevel(),
       clientOptions,
     });
-    receiverServer = () => (receiver as unknown as { httpServer?: Server }).httpServer;
   } else {
     const receiver = new HTTPReceiver({
       signingSecret: config.slack.signingSecret!,
@@ -122,9 +130,14 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       customRoutes: [healthRoute(linen)],
       logger,
       processBeforeResponse: false,
+      bodyLimit: MAX_BODY_BYTES,
+    });
+    // Bolt's server calls `requestListener` for every request: the checks go in front of it.
+    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
+      paths: [EVENTS_PATH],
+      warn: (line) => logger.warn(line),
     });
     app = new App({ token: config.slack.botToken, receiver, logger, logLevel: logger.getLevel(), clientOptions });
-    receiverServer = () => undefined;
   }
 
   app.error(async (err) => {
@@ -138,21 +151,31 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   });
 
   let port = config.port;
+  let address = host ?? '::';
+  let health: HealthServer | undefined;
+  const where = host ?? 'all interfaces';
   try {
     if (config.mode === 'http') {
-      const server = (await app.start(
-        options.host ? { port: config.port, host: options.host } : config.port,
-      )) as Server;
-      port = (server.address() as AddressInfo).port;
-      logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
+      const server = (await app.start(host ? { port: config.port, host } : config.port).catch((err: unknown) => {
+        throw listenError(err, where, config.port);
+      })) as Server;
+      ({ port, address } = server.address() as AddressInfo);
+      logger.info(`listening on ${where} port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
     } else {
+      health = await startHealthServer({
+        path: HEALTH_PATH,
+        handler: healthRoute(linen).handler,
+        port: config.port,
+        host,
+      }).catch((err: unknown) => {
+        throw listenError(err, where, config.port);
+      });
+      ({ port, address } = health);
       await app.start();
-      const s = receiverServer();
-      const addr = s?.address();
-      if (addr && typeof addr === 'object') port = addr.port;
-      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port}`);
+      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on ${where} port ${port}`);
     }
   } catch (err) {
+    await health?.close();
     if (ownStore) await store.close().catch(() => {});
     throw err;
   }
@@ -184,10 +207,12 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     logger,
     mode: config.mode,
     port,
+    address,
     digests: { store, worker },
     stop() {
       stopping ??= (async () => {
         await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
+        await health?.close();
         // Let a digest tick in progress finish (its claims are leased, so a kill would be recovered too).
         await worker?.stop();
         if (ownStore)

@@ -2,6 +2,7 @@
  * Settings from the environment. A missing or malformed setting stops start-up with one line naming it
  * (a ConfigError, printed without a stack). With no Slack setting at all the bot runs in console mode.
  */
+import { isIP } from 'node:net';
 import { isValidTimeZone } from '../shared/dates.ts';
 
 export class ConfigError extends Error {
@@ -30,6 +31,8 @@ export interface BotConfig {
   slack: SlackConfig;
   linen: LinenConfig;
   port: number;
+  /** `BIND_ADDRESS`: the address the HTTP receiver and the health server listen on; unset: all interfaces. */
+  host: string | undefined;
   /** Digest storage on this PostgreSQL server (several replicas); unset: PGlite under `dataDir`. */
   databaseUrl: string | undefined;
   /** `LINEN_DATA_DIR` (default `./data`): where the embedded digest store lives. */
@@ -176,6 +179,13 @@ export function loadConfig(env: Env): BotConfig {
     port = Number(portRaw);
   }
 
+  const host = text(env, 'BIND_ADDRESS');
+  if (host !== undefined && isIP(host) === 0) {
+    throw new ConfigError(
+      `BIND_ADDRESS must be an IP address of this machine, such as 127.0.0.1, 0.0.0.0 or :: (got "${host}").`,
+    );
+  }
+
   const dbRaw = text(env, 'DATABASE_URL');
   if (dbRaw !== undefined && !/^postgres(ql)?:\/\//.test(dbRaw)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL.');
@@ -186,6 +196,7 @@ export function loadConfig(env: Env): BotConfig {
     slack: { botToken, signingSecret, appToken, apiUrl },
     linen: { baseUrl: base.href.replace(/\/+$/, ''), apiKey, timeZone },
     port,
+    host,
     databaseUrl: dbRaw,
     dataDir: text(env, 'LINEN_DATA_DIR') ?? DEFAULT_DATA_DIR,
     digests: loadDigestConfig(env),

@@ -233,6 +233,16 @@ describe('start-up configuration errors: one line naming the setting', () => {
       },
       /^linen-bot: LINEN_ADMIN_USER_IDS must be Slack user ids separated by commas, like U024BE7LH,U0G9QF9C6 \(got "@alice"\)\.$/,
     ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        BIND_ADDRESS: 'localhost:3000',
+      },
+      /^linen-bot: BIND_ADDRESS must be an IP address of this machine, such as 127.0.0.1, 0.0.0.0 or :: \(got "localhost:3000"\)\.$/,
+    ],
   ];
   for (const [env, want] of cases) {
     it(want.source, () => {

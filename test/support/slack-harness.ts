@@ -110,6 +110,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         LINEN_API_KEY: 'lk_live_demo_all_access',
         LINEN_TIMEZONE: TZ,
         PORT: '0',
+        BIND_ADDRESS: '127.0.0.1',
         ...envOverrides,
       };
       let digestStore: DigestStore | undefined;
@@ -139,7 +140,6 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
       const bot = await startBot(config, {
         logger,
         linenClient,
-        host: '127.0.0.1',
         ...(opts.ownClients ? {} : { now: () => NOW }),
         digestStore,
         ...opts.start,

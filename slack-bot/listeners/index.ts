@@ -6,6 +6,7 @@ import type { BotLogger } from '../logger.ts';
 import actions from './actions/index.ts';
 import type { Deadlines } from './answer-in-time.ts';
 import commands from './commands/index.ts';
+import ignored from './ignored/index.ts';
 
 export interface BotDeps {
   linen: LinenService;
@@ -17,6 +18,7 @@ export interface BotDeps {
 }
 
 export function registerListeners(app: App, deps: BotDeps): void {
+  ignored.register(app, deps);
   commands.register(app, deps);
   actions.register(app, deps);
 }

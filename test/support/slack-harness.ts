@@ -15,6 +15,7 @@ import { createLogger } from '../../slack-bot/logger.ts';
 import { validateMessage } from './slack-blockkit.ts';
 import { type FakeSlack, startFakeSlack } from './slack-fake.ts';
 import { blockActionsBody, commandBody, postSigned, type SignedPost } from './slack-sign.ts';
+import { createWaiters } from './waiters.ts';
 
 export const TODAY = '2026-11-20';
 export const NOW = Date.parse(`${TODAY}T18:00:00.000Z`);
@@ -41,6 +42,8 @@ export interface BotUnderTest {
   bot: RunningBot;
   url: string;
   logs: string[];
+  /** Resolves with the first log line (from now on or already written) matching `pattern`. */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<string>;
   paths: string[];
   /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
   command(
@@ -123,7 +126,14 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
       }
       const config = loadConfig(env);
       const logs: string[] = [];
-      const logger = createLogger({ write: (line) => logs.push(line), level: 'debug' as never });
+      const logWaiters = createWaiters();
+      const logger = createLogger({
+        write: (line) => {
+          logs.push(line);
+          logWaiters.notify();
+        },
+        level: 'debug' as never,
+      });
       const counting = countingTransport();
       let linenClient: LinenClient | undefined;
       if (config.linen.apiKey && !opts.ownClients) {
@@ -149,6 +159,8 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         bot,
         url,
         logs,
+        waitForLog: (pattern, timeoutMs = 10_000) =>
+          logWaiters.waitFor(() => logs.find((l) => pattern.test(l)), timeoutMs, `a log line matching ${pattern}`),
         paths: counting.paths,
         async command(text, o = {}) {
           const sink = slack.responseUrl();

@@ -2,7 +2,7 @@
  * Buttons: "Share in channel" (post the same answer for everyone), "PDF" (deliver an invoice privately)
  * and the customer choices of an ambiguous name (replay the command with the chosen customer).
  */
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
+import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { answerText } from '../../answers/answer.ts';
 import { describeError, friendlyError } from '../../answers/friendly-errors.ts';
 import { context } from '../../blocks/kit.ts';
@@ -13,6 +13,7 @@ import { ACTION, errorMessage } from '../../views/common.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringMessage } from '../answer-in-time.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
+import { hasResponseUrl } from '../response-url.ts';
 import { type FetchedPdf, fetchInvoicePdf, uploadPrivately } from './pdf.ts';
 
 const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; blocks: unknown[] }) => {
@@ -23,7 +24,17 @@ const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; b
   }
 };
 
+/** What a button carries, as text: a signed payload may carry anything (or nothing) there. */
+const buttonValue = (action: ButtonAction): string => (typeof action.value === 'string' ? action.value : '');
+
 export function register(app: App, deps: BotDeps): void {
+  // Every button of the bot answers through the click's response_url: without one, there is nothing to do.
+  const withResponseUrl: Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> = async (args) => {
+    if (hasResponseUrl(args.body)) return args.next();
+    await args.ack();
+    deps.logger.info(`ignored a click on ${args.action.action_id} without a response_url: there is nowhere to answer`);
+  };
+
   const deadlines = deps.deadlines ?? INTERACTIVE_DEADLINES;
   /** A button's work by the interactive deadline, or undefined (the person was told the API is not answering). */
   const inTime = async <T>(work: Promise<T>, respond: RespondFn, what: string): Promise<T | undefined> => {
@@ -36,10 +47,10 @@ export function register(app: App, deps: BotDeps): void {
     return undefined;
   };
 
-  app.action<BlockAction<ButtonAction>>(ACTION.share, async ({ ack, action, body, respond }) => {
+  app.action<BlockAction<ButtonAction>>(ACTION.share, withResponseUrl, async ({ ack, action, body, respond }) => {
     await ack();
     await yieldToPendingAcks();
-    const message = await inTime(answerText(action.value ?? 'help', deps, { share: false }), respond, 'share');
+    const message = await inTime(answerText(buttonValue(action) || 'help', deps, { share: false }), respond, 'share');
     if (!message) return;
     if (!message.shareable) {
       await ephemeral(respond, deps, message);
@@ -60,24 +71,34 @@ export function register(app: App, deps: BotDeps): void {
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTION.rerun}:`), async ({ ack, action, respond }) => {
-    await ack();
-    await yieldToPendingAcks();
-    const message = await inTime(answerText(action.value ?? 'help', deps), respond, 'customer choice');
-    if (!message) return;
-    try {
-      await respond({ response_type: 'ephemeral', replace_original: true, text: message.text, blocks: message.blocks });
-    } catch (err) {
-      deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
-    }
-  });
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^${ACTION.rerun}:`),
+    withResponseUrl,
+    async ({ ack, action, respond }) => {
+      await ack();
+      await yieldToPendingAcks();
+      const message = await inTime(answerText(buttonValue(action) || 'help', deps), respond, 'customer choice');
+      if (!message) return;
+      try {
+        await respond({
+          response_type: 'ephemeral',
+          replace_original: true,
+          text: message.text,
+          blocks: message.blocks,
+        });
+      } catch (err) {
+        deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
+      }
+    },
+  );
 
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ACTION.pdf}:`),
+    withResponseUrl,
     async ({ ack, action, body, client, respond }) => {
       await ack();
       await yieldToPendingAcks();
-      const ref = parsePdfRef(action.value);
+      const ref = parsePdfRef(buttonValue(action));
       if (!ref) {
         await ephemeral(respond, deps, errorMessage('That button is out of date; run /linen balance again.'));
         return;

@@ -8,6 +8,7 @@ import { answerText } from '../../answers/answer.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, interimMessage, notAnsweringMessage } from '../answer-in-time.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
+import { hasResponseUrl } from '../response-url.ts';
 
 export const COMMAND_NAME = '/linen';
 
@@ -15,6 +16,10 @@ export function register(app: App, deps: BotDeps): void {
   const deadlines = deps.deadlines ?? INTERACTIVE_DEADLINES;
   app.command(COMMAND_NAME, async ({ command, ack, respond }) => {
     await ack();
+    if (!hasResponseUrl(command)) {
+      deps.logger.info('ignored /linen without a response_url: there is nowhere to answer');
+      return;
+    }
     await yieldToPendingAcks();
     const started = Date.now();
     // A signed form may lack fields Slack always sends: answer what can be answered, never throw.

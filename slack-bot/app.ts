@@ -160,7 +160,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         throw listenError(err, where, config.port);
       })) as Server;
       ({ port, address } = server.address() as AddressInfo);
-      logger.info(`listening on ${where} port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
+      logger.info(`listening on port ${port} (${where}): POST ${EVENTS_PATH}, GET ${HEALTH_PATH}`);
     } else {
       health = await startHealthServer({
         path: HEALTH_PATH,
@@ -172,7 +172,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       });
       ({ port, address } = health);
       await app.start();
-      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on ${where} port ${port}`);
+      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port} (${where})`);
     }
   } catch (err) {
     await health?.close();

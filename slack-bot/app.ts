@@ -21,10 +21,12 @@ import {
   openDigestStore,
   startDigestWorker,
 } from './digests/index.ts';
+import { type HealthServer, startHealthServer } from './health-server.ts';
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { type BotLogger, createLogger } from './logger.ts';
 import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
+import { guardSlackRequests, MAX_BODY_BYTES } from './request-guard.ts';
 import type { SecretBox } from './secrets/crypto.ts';
 import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
 import { ConnectionStore } from './workspaces/connection-store.ts';
@@ -45,7 +47,7 @@ export interface StartOptions {
   logger?: BotLogger | undefined;
   /** A ready Linen client (tests and benchmarks count its requests). */
   linenClient?: LinenClient | undefined;
-  /** Listen address in HTTP mode (default: all interfaces). */
+  /** Listen address of the receiver and the health server (default: `BIND_ADDRESS`, else all interfaces). */
   host?: string | undefined;
   now?: (() => number) | undefined;
   /** A ready digest store (left open by `stop()`); default: opened from the configuration. */
@@ -76,6 +78,8 @@ export interface RunningBot {
   mode: 'http' | 'socket';
   /** The port /slack/events (HTTP mode) or /healthz listens on. */
   port: number;
+  /** The address it listens on (`::` or `0.0.0.0`: all interfaces). */
+  address: string;
   digests: { store: DigestStore; worker: DigestWorker | null };
   /** Per-workspace resolution of the Linen client. */
   workspaces: WorkspaceLinen;
@@ -111,6 +115,12 @@ function multiWorkspaceReceiverOptions(config: BotConfig, store: DigestStore) {
     box: config.encryption.box,
     clientOptions: config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {},
   });
+}
+
+/** A listen failure as one line naming the address (EADDRINUSE, EADDRNOTAVAIL, EACCES). */
+function listenError(err: unknown, where: string, port: number): Error {
+  const code = (err as { code?: string }).code;
+  return new Error(`cannot listen on ${where} port ${port}${code ? ` (${code})` : ''}: check BIND_ADDRESS and PORT.`);
 }
 
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
@@ -173,16 +183,15 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     rejectRateLimitedCalls: true,
   });
   const keyRef = config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined;
+  const host = options.host ?? config.host;
   let app: AppType;
-  let receiverServer: () => Server | undefined;
   if (config.mode === 'socket') {
     const receiver = new SocketModeReceiver({
       appToken: config.slack.appToken!,
       logger,
-      customRoutes: [healthRoute(linen)],
       // The Socket Mode client calls apps.connections.open with its own Web API client: it must use the same
       // SLACK_API_URL as the bot's (a copy: the client adds its retry settings to the object it is given).
-      installerOptions: { port: config.port, clientOptions: { ...clientOptions } },
+      installerOptions: { clientOptions: { ...clientOptions } },
     });
     app = new App({
       token: config.slack.botToken,
@@ -192,7 +201,6 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       logLevel: logger.getLevel(),
       clientOptions,
     });
-    receiverServer = () => (receiver as unknown as { httpServer?: Server }).httpServer;
   } else {
     const receiver = new HTTPReceiver({
       signingSecret: config.slack.signingSecret!,
@@ -200,11 +208,16 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       customRoutes: [healthRoute(linen)],
       logger,
       processBeforeResponse: false,
+      bodyLimit: MAX_BODY_BYTES,
       ...multiWorkspaceReceiverOptions(config, store),
+    });
+    // Bolt's server calls `requestListener` for every request: the checks go in front of it.
+    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
+      paths: [EVENTS_PATH],
+      warn: (line) => logger.warn(line),
     });
     const auth = multi?.authorize ? { authorize: multi.authorize } : { token: config.slack.botToken };
     app = new App({ ...auth, receiver, logger, logLevel: logger.getLevel(), clientOptions });
-    receiverServer = () => undefined;
   }
   if (config.slack.oauth && config.encryption) {
     const installations = new SqlInstallationStore({ db: store.executor, box: config.encryption.box });
@@ -223,22 +236,32 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   });
 
   let port = config.port;
+  let address = host ?? '::';
+  let health: HealthServer | undefined;
+  const where = host ?? 'all interfaces';
   try {
     if (config.mode === 'http') {
-      const server = (await app.start(
-        options.host ? { port: config.port, host: options.host } : config.port,
-      )) as Server;
-      port = (server.address() as AddressInfo).port;
+      const server = (await app.start(host ? { port: config.port, host } : config.port).catch((err: unknown) => {
+        throw listenError(err, where, config.port);
+      })) as Server;
+      ({ port, address } = server.address() as AddressInfo);
       const install = config.slack.oauth ? `, GET ${INSTALL_PATH} and ${REDIRECT_PATH}` : '';
-      logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}${install}`);
+      logger.info(`listening on port ${port} (${where}): POST ${EVENTS_PATH}, GET ${HEALTH_PATH}${install}`);
     } else {
+      health = await startHealthServer({
+        path: HEALTH_PATH,
+        handler: healthRoute(linen).handler,
+        port: config.port,
+        host,
+      }).catch((err: unknown) => {
+        throw listenError(err, where, config.port);
+      });
+      ({ port, address } = health);
       await app.start();
-      const s = receiverServer();
-      const addr = s?.address();
-      if (addr && typeof addr === 'object') port = addr.port;
-      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port}`);
+      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port} (${where})`);
     }
   } catch (err) {
+    await health?.close();
     if (ownStore) await store.close().catch(() => {});
     throw err;
   }
@@ -249,7 +272,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     // Multi-workspace mode: the key a subscription names, opened from the connection that holds it.
     const linenClientFor = connections
       ? (ref: string) => workspaces.clientForKeyRef(ref)
-      : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.client);
+      : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.backgroundClient);
     worker = startDigestWorker({
       store,
       slack: digestSlack,
@@ -270,6 +293,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     logger,
     mode: config.mode,
     port,
+    address,
     digests: { store, worker },
     workspaces,
     connections,
@@ -277,6 +301,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     stop() {
       stopping ??= (async () => {
         await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
+        await health?.close();
         // Let a digest tick in progress finish (its claims are leased, so a kill would be recovered too).
         await worker?.stop();
         if (ownStore)

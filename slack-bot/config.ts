@@ -2,6 +2,7 @@
  * Settings from the environment. A missing or malformed setting stops start-up with one line naming it
  * (a ConfigError, printed without a stack). With no Slack setting at all the bot runs in console mode.
  */
+import { isIP } from 'node:net';
 import { isValidTimeZone } from '../shared/dates.ts';
 import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from './secrets/crypto.ts';
 
@@ -54,6 +55,8 @@ export interface BotConfig {
   slack: SlackConfig;
   linen: LinenConfig;
   port: number;
+  /** `BIND_ADDRESS`: the address the HTTP receiver and the health server listen on; unset: all interfaces. */
+  host: string | undefined;
   /** Digest storage on this PostgreSQL server (several replicas); unset: PGlite under `dataDir`. */
   databaseUrl: string | undefined;
   /** `LINEN_DATA_DIR` (default `./data`): where the embedded digest store lives. */
@@ -304,6 +307,12 @@ export function loadConfig(env: Env): BotConfig {
   }
 
   const storage = loadStorageConfig(env);
+  const host = text(env, 'BIND_ADDRESS');
+  if (host !== undefined && isIP(host) === 0) {
+    throw new ConfigError(
+      `BIND_ADDRESS must be an IP address of this machine, such as 127.0.0.1, 0.0.0.0 or :: (got "${host}").`,
+    );
+  }
 
   return {
     mode,
@@ -311,6 +320,7 @@ export function loadConfig(env: Env): BotConfig {
     linen: { baseUrl: base.href.replace(/\/+$/, ''), allowedBaseUrls, apiKey, timeZone },
     port,
     ...storage,
+    host,
     digests: loadDigestConfig(env),
     encryption,
   };

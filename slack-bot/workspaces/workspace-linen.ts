@@ -44,7 +44,7 @@ export function singleWorkspaceLinen(linen: LinenService, keyRef: string | undef
   const ready: Resolution = { kind: 'ready', linen, keyRef, keyRefs: keyRef ? [keyRef] : [], accounting: 'anywhere' };
   return {
     for: async () => ready,
-    clientForKeyRef: async () => linen.client,
+    clientForKeyRef: async () => linen.backgroundClient,
     // The bot that made the service closes it.
     close: async () => {},
   };
@@ -101,7 +101,7 @@ export function connectedWorkspaceLinen(options: ConnectedWorkspaceLinenOptions)
           'The Linen key this digest was set up with is no longer connected; subscribe again with the current key.',
         );
       }
-      return serviceFor(opened).client;
+      return serviceFor(opened).backgroundClient;
     },
     async close() {
       await Promise.all(services.clear().map((s) => s.close().catch(() => {})));

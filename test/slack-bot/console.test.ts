@@ -243,6 +243,16 @@ describe('start-up configuration errors: one line naming the setting', () => {
       },
       /^linen-bot: LINEN_ALLOWED_BASE_URLS must be an http\(s\) URL \(got "ftp:\/\/b\.example\/v1"\)\.$/,
     ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        BIND_ADDRESS: 'localhost:3000',
+      },
+      /^linen-bot: BIND_ADDRESS must be an IP address of this machine, such as 127.0.0.1, 0.0.0.0 or :: \(got "localhost:3000"\)\.$/,
+    ],
   ];
   for (const [env, want] of cases) {
     it(want.source, () => {

@@ -14,6 +14,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { INTERIM_TEXT } from '../../slack-bot/listeners/answer-in-time.ts';
 import { createOAuthFake, type OAuthFake } from './slack-oauth-fake.ts';
 import { createWaiters } from './waiters.ts';
 
@@ -45,7 +46,10 @@ export interface FakeSlack {
   responseUrl(): { id: string; url: string };
   /** The posts a response_url received. */
   postsTo(id: string): SinkPost[];
-  /** Wait until `id` has received at least `n` posts. */
+  /**
+   * Wait until `id` has received at least `n` answers: the interim "Looking that up…" a slow answer is preceded
+   * by is not counted (nor returned), so a test under load still gets the answer itself (`postsTo` has both).
+   */
   waitForPosts(id: string, n?: number, timeoutMs?: number): Promise<SinkPost[]>;
   /** Wait until the Web API saw a call of `method` (among the calls from index `since` on). */
   waitForCall(method: string, timeoutMs?: number, since?: number): Promise<ApiCall>;
@@ -243,7 +247,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     waitForPosts(id, n = 1, timeoutMs = 10_000) {
       return waitFor(
         () => {
-          const got = posts.filter((p) => p.id === id);
+          const got = posts.filter((p) => p.id === id && p.body.text !== INTERIM_TEXT);
           return got.length >= n ? got : undefined;
         },
         timeoutMs,

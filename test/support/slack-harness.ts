@@ -15,6 +15,7 @@ import { createLogger } from '../../slack-bot/logger.ts';
 import { validateMessage } from './slack-blockkit.ts';
 import { type FakeSlack, startFakeSlack } from './slack-fake.ts';
 import { blockActionsBody, commandBody, postSigned, type SignedPost } from './slack-sign.ts';
+import { createWaiters } from './waiters.ts';
 
 export const TODAY = '2026-11-20';
 export const NOW = Date.parse(`${TODAY}T18:00:00.000Z`);
@@ -41,6 +42,8 @@ export interface BotUnderTest {
   bot: RunningBot;
   url: string;
   logs: string[];
+  /** Resolves with the first log line (from now on or already written) matching `pattern`. */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<string>;
   paths: string[];
   /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
   command(
@@ -64,7 +67,12 @@ export interface Harness {
   problems: string[];
   startBotWith(
     env: Record<string, string | undefined>,
-    opts?: { maxRetries?: number; start?: Pick<StartOptions, 'digests' | 'digestStore' | 'multiWorkspace'> },
+    opts?: {
+      maxRetries?: number;
+      start?: Pick<StartOptions, 'digests' | 'digestStore' | 'multiWorkspace'>;
+      /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
+      ownClients?: boolean;
+    },
   ): Promise<BotUnderTest>;
   close(): Promise<void>;
 }
@@ -105,6 +113,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         LINEN_API_KEY: 'lk_live_demo_all_access',
         LINEN_TIMEZONE: TZ,
         PORT: '0',
+        BIND_ADDRESS: '127.0.0.1',
         ...envOverrides,
       };
       let digestStore: DigestStore | undefined;
@@ -117,10 +126,17 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
       }
       const config = loadConfig(env);
       const logs: string[] = [];
-      const logger = createLogger({ write: (line) => logs.push(line), level: 'debug' as never });
+      const logWaiters = createWaiters();
+      const logger = createLogger({
+        write: (line) => {
+          logs.push(line);
+          logWaiters.notify();
+        },
+        level: 'debug' as never,
+      });
       const counting = countingTransport();
       let linenClient: LinenClient | undefined;
-      if (config.linen.apiKey) {
+      if (config.linen.apiKey && !opts.ownClients) {
         linenClient = createLinenClient({
           apiKey: config.linen.apiKey,
           baseUrl: config.linen.baseUrl,
@@ -134,8 +150,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
       const bot = await startBot(config, {
         logger,
         linenClient,
-        host: '127.0.0.1',
-        now: () => NOW,
+        ...(opts.ownClients ? {} : { now: () => NOW }),
         digestStore,
         ...opts.start,
       });
@@ -144,6 +159,8 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         bot,
         url,
         logs,
+        waitForLog: (pattern, timeoutMs = 10_000) =>
+          logWaiters.waitFor(() => logs.find((l) => pattern.test(l)), timeoutMs, `a log line matching ${pattern}`),
         paths: counting.paths,
         async command(text, o = {}) {
           const sink = slack.responseUrl();

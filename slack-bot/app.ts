@@ -174,11 +174,13 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       ? 'digests and pacing: stored in PostgreSQL (DATABASE_URL), shared by the replicas'
       : `digests: stored in PGlite under ${config.dataDir}`,
   );
-  // The digest engine does its own retries and Retry-After waits, so its Slack client does none.
+  // The digest engine does its own retries and Retry-After waits, so its Slack client does none; a call Slack never
+  // answers ends after 30 s (a hung post then counts as an unsure one: the history is searched before a retry).
   const digestSlack = new WebClient(config.slack.botToken, {
     ...clientOptions,
     logger,
     logLevel: logger.getLevel(),
+    timeout: 30_000,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
   });

@@ -14,6 +14,7 @@ import {
   SCOPE_LABELS,
   TimeoutError,
 } from '../../shared/errors.ts';
+import { DataFolderInUseError, StoreUnavailableError } from '../digests/storage/errors.ts';
 import { NoKeyError } from '../linen.ts';
 
 export interface ErrorContext {
@@ -50,6 +51,8 @@ export function friendlyError(err: unknown, ctx: ErrorContext = {}): string {
     return 'The Linen API could not be reached just now; try again in a minute.';
   }
   if (err instanceof LinenError) return err.userMessage;
+  // `/linen digest ...` with the digest database down, or its folder held by another bot process.
+  if (err instanceof StoreUnavailableError || err instanceof DataFolderInUseError) return err.userMessage;
   return 'Something went wrong while answering; try again in a moment.';
 }
 

@@ -17,6 +17,7 @@ import type { Digest } from './content.ts';
 import { runsBetween } from './schedule.ts';
 import {
   type ChannelPacer,
+  classifySlackError,
   explainFailure,
   findPostedRun,
   METADATA_EVENT,
@@ -61,6 +62,9 @@ export interface EngineOptions {
 }
 
 export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed' | 'retry' | 'lost';
+
+/** Where a run's message can be in its channel's history: from a minute before its scheduled instant. */
+const historyFrom = (run: DigestRun) => new Date(run.scheduledFor.getTime() - 60_000);
 
 /** What to insert for a due subscription: every instant since its `next_run_at`, old ones skipped. */
 export function planRuns(
@@ -124,6 +128,26 @@ export class DigestEngine {
     slack: SlackClient,
     pacer: ChannelPacer,
   ): Promise<RunOutcome> {
+    try {
+      return await this.#execute(run, sub, digest, slack, pacer);
+    } catch (err) {
+      // The store could not record the outcome (a database restart): the run keeps its lease and is taken again
+      // when it ends; a `posting` run then looks for its message in the channel before posting.
+      this.logger.warn('could not record a digest run; it is taken again when its lease ends', {
+        run: run.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return 'lost';
+    }
+  }
+
+  async #execute(
+    run: DigestRun,
+    sub: Subscription | null,
+    digest: () => Promise<Digest>,
+    slack: SlackClient,
+    pacer: ChannelPacer,
+  ): Promise<RunOutcome> {
     const { store, workerId } = this;
     const now = () => this.clock.now();
     if (sub?.status !== 'active') {
@@ -142,10 +166,7 @@ export class DigestEngine {
       const getDigest = async () => (built ??= await digest());
       if (run.status === 'posting') {
         // A previous attempt may have reached Slack before its replica died: look for the run id first.
-        const ts = await withSlackRetry(
-          () => findPostedRun(slack, channel, run.id, new Date(run.scheduledFor.getTime() - 60_000)),
-          this.opts.retry,
-        );
+        const ts = await withSlackRetry(() => findPostedRun(slack, channel, run.id, historyFrom(run)), this.opts.retry);
         if (ts) {
           const d = await getDigest().catch(() => null);
           await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d?.shown ?? [] });
@@ -189,19 +210,29 @@ export class DigestEngine {
         async (marked) => {
           if (!marked) return null;
           await this.opts.hooks?.beforePost?.(run);
-          const res = await withSlackRetry(
-            () =>
-              slack.chat.postMessage({
+          // After an answer that may hide a message that went out (a 5xx, a dropped connection), the next
+          // attempt first looks for it in the channel: a retry never posts the digest twice.
+          let uncertain = false;
+          return withSlackRetry(async () => {
+            if (uncertain) {
+              const found = await findPostedRun(slack, channel, run.id, historyFrom(run));
+              if (found) return found;
+            }
+            try {
+              const res = await slack.chat.postMessage({
                 channel,
                 text: d.text,
                 blocks: d.blocks,
                 unfurl_links: false,
                 unfurl_media: false,
                 metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
-              }),
-            this.opts.retry,
-          );
-          return String(res.ts);
+              });
+              return String(res.ts);
+            } catch (err) {
+              if (classifySlackError(err).kind === 'transient') uncertain = true;
+              throw err;
+            }
+          }, this.opts.retry);
         },
       );
       if (sent === null) return 'lost';
@@ -251,13 +282,12 @@ export class DigestEngine {
       return 'failed';
     }
     const message = err instanceof Error ? err.message : String(err);
-    this.logger.warn('digest attempt failed; will retry', { run: run.id, error: message });
-    await this.store.releaseRun(
-      run.id,
-      this.workerId,
-      new Date(now.getTime() + (this.opts.retryDelayMs ?? 60_000)),
-      message.slice(0, 500),
-    );
+    // A rate limit longer than one attempt waits out is honoured across attempts too.
+    const retryAfterMs =
+      err instanceof SlackDeliveryError && err.failure.kind === 'ratelimited' ? err.failure.retryAfterMs : 0;
+    const delayMs = Math.max(this.opts.retryDelayMs ?? 60_000, retryAfterMs);
+    this.logger.warn('digest attempt failed; will retry', { run: run.id, error: message, inMs: delayMs });
+    await this.store.releaseRun(run.id, this.workerId, new Date(now.getTime() + delayMs), message.slice(0, 500));
     return 'retry';
   }
 }

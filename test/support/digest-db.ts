@@ -39,7 +39,8 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
   await c.end();
 }
 
-export async function openTestDb(driver: 'pglite' | 'pg'): Promise<TestDb> {
+/** `via`: PostgreSQL only, another address of the server for the store's connections (a proxy a test can cut). */
+export async function openTestDb(driver: 'pglite' | 'pg', options: { via?: string } = {}): Promise<TestDb> {
   if (driver === 'pglite') {
     // One embedded database per test process (it takes a few seconds to start); emptied between tests.
     sharedPglite ??= openPglite().then(async (db) => ({ db, store: await storeOver(db) }));
@@ -50,7 +51,7 @@ export async function openTestDb(driver: 'pglite' | 'pg'): Promise<TestDb> {
   if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = freshSchema();
   const extra: DigestStore[] = [];
-  const store = await storeOver(await openPg({ connectionString: PG_URL, schema }));
+  const store = await storeOver(await openPg({ connectionString: options.via ?? PG_URL, schema }));
   return {
     driver,
     store,

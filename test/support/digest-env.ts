@@ -36,13 +36,14 @@ export function webClient(url: string): WebClient {
   });
 }
 
-export async function startDigestEnv(driver: 'pglite' | 'pg'): Promise<DigestEnv> {
+/** `via`: PostgreSQL only, the address the store connects through (see `openTestDb`). */
+export async function startDigestEnv(driver: 'pglite' | 'pg', options: { via?: string } = {}): Promise<DigestEnv> {
   const data = structuredClone(await loadSandboxData({ today: TODAY, timeZone: TZ, seed: 'linen' }));
   const sandbox = await startSandbox({ port: 0, data, today: TODAY, rateLimit: { limit: 100_000, windowMs: 60_000 } });
   const slack = await startFakeSlack();
   const clock = new ManualClock('2026-11-05T12:00:00Z');
   slack.now = () => clock.now().getTime();
-  const db = await openTestDb(driver);
+  const db = await openTestDb(driver, options);
   const linenClientFor = clientsByKeyRef([KEY], (apiKey) =>
     createLinenClient({ apiKey, baseUrl: sandbox.baseUrl, timeZone: TZ, pacing: false, maxRetries: 0 }),
   );

@@ -27,6 +27,13 @@ export interface FakeSlack {
   serverErrors: { count: number };
   /** Next N chat.postMessage calls answer 429 with this Retry-After (seconds). */
   rateLimit: { count: number; retryAfter: number };
+  /**
+   * The next N chat.postMessage calls post the message, then fail as if the answer was lost: HTTP 502 (`'502'`)
+   * or the connection cut before any answer (`'drop'`). The caller cannot tell whether the message went out.
+   */
+  postedThenFailed: { count: number; how: '502' | 'drop' };
+  /** The counted faults above (serverErrors, rateLimit, postedThenFailed) hit posts to this channel only (null: any). */
+  countedFaultsIn: string | null;
   /** Epoch ms used for message ts (defaults to Date.now). */
   now: () => number;
   posts(channel?: string): FakeMessage[];
@@ -60,6 +67,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     members: new Set(),
     failures: new Map(),
     rateLimit: { count: 0, retryAfter: 1 },
+    postedThenFailed: { count: 0, how: '502' },
+    countedFaultsIn: null,
     now: Date.now,
     channels: new Map(),
     authError: null,
@@ -88,12 +97,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       return send({ ok: true, channels: page, response_metadata: { next_cursor: next } });
     }
     if (method === 'chat.postMessage') {
-      if (fake.serverErrors.count > 0) {
+      const counted = fake.countedFaultsIn === null || fake.countedFaultsIn === channel;
+      if (counted && fake.serverErrors.count > 0) {
         fake.serverErrors.count--;
         res.writeHead(500, { 'content-type': 'text/plain' });
         return res.end('upstream trouble');
       }
-      if (fake.rateLimit.count > 0) {
+      if (counted && fake.rateLimit.count > 0) {
         fake.rateLimit.count--;
         return send({ ok: false, error: 'ratelimited' }, 429, { 'retry-after': String(fake.rateLimit.retryAfter) });
       }
@@ -108,6 +118,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         metadata: (body.metadata as FakeMessage['metadata']) ?? null,
         at: Date.now(),
       });
+      if (counted && fake.postedThenFailed.count > 0) {
+        fake.postedThenFailed.count--;
+        if (fake.postedThenFailed.how === 'drop') return req.socket.destroy();
+        res.writeHead(502, { 'content-type': 'text/html' });
+        return res.end('<html>bad gateway</html>');
+      }
       return send({ ok: true, channel, ts, message: { ts } });
     }
     if (method === 'conversations.history') {

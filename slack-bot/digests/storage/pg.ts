@@ -1,5 +1,6 @@
 /** SqlExecutor over a `pg` Pool (a PostgreSQL server: the mode for several replicas). */
 import pg from 'pg';
+import { isConnectionFailure, StoreUnavailableError } from './errors.ts';
 import type { SqlExecutor } from './sql.ts';
 
 // timestamptz as Date, int8 (count(*)) as number.
@@ -7,26 +8,42 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 
 type Client = pg.PoolClient | pg.Pool;
 
+/** A lost or refused connection as a StoreUnavailableError; other errors (a conflict, a bad query) as they are. */
+async function reachable<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    throw isConnectionFailure(e) ? new StoreUnavailableError(e) : e;
+  }
+}
+
 function over(db: Client, pool: pg.Pool | null): SqlExecutor {
   return {
     driver: 'pg',
     async query<R>(sql: string, params: readonly unknown[] = []) {
-      const res = await db.query(sql, params as unknown[]);
+      const res = await reachable(db.query(sql, params as unknown[]));
       return res.rows as R[];
     },
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       if (!pool) return fn(over(db, null));
-      const client = await pool.connect();
+      const client = await reachable(pool.connect());
+      // A connection lost between two statements must not crash the process: the next statement reports it.
+      const ignore = () => {};
+      client.on('error', ignore);
+      let broken = false;
       try {
-        await client.query('BEGIN');
+        await reachable(client.query('BEGIN'));
         const out = await fn(over(client, null));
-        await client.query('COMMIT');
+        await reachable(client.query('COMMIT'));
         return out;
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
+        broken = e instanceof StoreUnavailableError;
+        if (!broken) await client.query('ROLLBACK').catch(() => {});
         throw e;
       } finally {
-        client.release();
+        // A client whose connection failed is dropped from the pool, not handed out again.
+        client.off('error', ignore);
+        client.release(broken);
       }
     },
     async close() {

@@ -1,11 +1,12 @@
 /** SqlExecutor over PGlite (Postgres in WebAssembly), stored in a data folder or in memory. */
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { lockFolder } from './folder-lock.ts';
 import type { SqlExecutor } from './sql.ts';
 
 type Queryable = Pick<PGlite, 'query'> | Pick<Transaction, 'query'>;
 
-function over(db: Queryable, top: PGlite | null): SqlExecutor {
+function over(db: Queryable, top: PGlite | null, release: () => void = () => {}): SqlExecutor {
   return {
     driver: 'pglite',
     async query<R>(sql: string, params: readonly unknown[] = []) {
@@ -19,14 +20,29 @@ function over(db: Queryable, top: PGlite | null): SqlExecutor {
     },
     async close() {
       if (top && !top.closed) await top.close();
+      release();
     },
   };
 }
 
-/** `dataDir` undefined: in memory. Otherwise the folder is created when missing. */
+/**
+ * `dataDir` undefined: in memory. Otherwise the folder is created when missing and locked for this process
+ * (DataFolderInUseError when another live process has it open).
+ */
 export async function openPglite(dataDir?: string): Promise<SqlExecutor> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
-  await db.waitReady;
-  return over(db, db);
+  if (!dataDir) {
+    const db = new PGlite();
+    await db.waitReady;
+    return over(db, db);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const lock = lockFolder(dataDir);
+  try {
+    const db = new PGlite(dataDir);
+    await db.waitReady;
+    return over(db, db, lock.release);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
 }

@@ -7,7 +7,7 @@
  * answer up with receiveMessageOnPort. Fault injection goes through the sandbox's HTTP control endpoint.
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import type { SandboxData } from '../../sandbox/index.ts';
+import type { QueuedFault, SandboxData } from '../../sandbox/index.ts';
 import type { AsyncTransport, HttpRequest, HttpResponse, SyncTransport } from '../../shared/index.ts';
 
 const SANDBOX_WORKER = `
@@ -34,12 +34,11 @@ export interface WorkerSandbox {
   origin: string;
   data: SandboxData;
   /** Queue faults for the next requests (`POST /__sandbox/faults`). */
-  enqueue(fault: {
-    kind: '500' | '429' | 'drop' | 'malformed' | 'latency';
-    count?: number;
-    ms?: number;
-  }): Promise<void>;
+  enqueue(fault: QueuedFault): Promise<void>;
   resetFaults(): Promise<void>;
+  /** How many /v1 requests the sandbox received since the start or the last `clearRequests()`. */
+  requestCount(): Promise<number>;
+  clearRequests(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +63,13 @@ export async function startWorkerSandbox(options: SandboxOptionsLite = {}): Prom
     ...first,
     enqueue: (fault) => admin({ enqueue: fault }),
     resetFaults: () => admin({ reset: true }),
+    async requestCount() {
+      const res = await fetch(`${first.origin}/__sandbox/requests`);
+      return ((await res.json()) as { data: { count: number } }).data.count;
+    },
+    async clearRequests() {
+      await fetch(`${first.origin}/__sandbox/requests`, { method: 'DELETE' });
+    },
     async close() {
       const done = new Promise((r) => worker.once('message', r));
       worker.postMessage('close');

@@ -71,9 +71,9 @@ export const API_FAULTS: readonly ApiFault[] = [
   },
 ];
 
-/** The requests a fault costs one call that walks at most one list. */
-export function expectedRequests(f: ApiFault): number {
-  if (f.outcome === 'retried') return RETRIES + 1;
+/** The requests a fault costs a call that fails on its first listing, given the retries of the surface. */
+export function expectedRequests(f: ApiFault, retries = RETRIES): number {
+  if (f.outcome === 'retried') return retries + 1;
   if (f.outcome === 'walk') return 2;
   return 1;
 }

@@ -6,6 +6,7 @@
  * to a second worker that performs it with fetch while the caller waits on Atomics.wait, then picks the
  * answer up with receiveMessageOnPort. Fault injection goes through the sandbox's HTTP control endpoint.
  */
+import { request as httpRequest } from 'node:http';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { QueuedFault, SandboxData } from '../../sandbox/index.ts';
 import type { AsyncTransport, HttpRequest, HttpResponse, SyncTransport } from '../../shared/index.ts';
@@ -56,19 +57,19 @@ export async function startWorkerSandbox(options: SandboxOptionsLite = {}): Prom
   );
   if ('error' in first) throw new Error(first.error);
   const admin = async (body: unknown) => {
-    const res = await fetch(`${first.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`fault control failed: ${res.status} ${await res.text()}`);
+    const res = await control(`${first.origin}/__sandbox/faults`, 'POST', JSON.stringify(body));
+    if (res.status !== 200) throw new Error(`fault control failed: ${res.status} ${res.text}`);
   };
   return {
     ...first,
     enqueue: (fault) => admin({ enqueue: fault }),
     resetFaults: () => admin({ reset: true }),
     async requestCount() {
-      const res = await fetch(`${first.origin}/__sandbox/requests`);
-      return ((await res.json()) as { data: { count: number } }).data.count;
+      const res = await control(`${first.origin}/__sandbox/requests`, 'GET');
+      return (JSON.parse(res.text) as { data: { count: number } }).data.count;
     },
     async clearRequests() {
-      await fetch(`${first.origin}/__sandbox/requests`, { method: 'DELETE' });
+      await control(`${first.origin}/__sandbox/requests`, 'DELETE');
     },
     async close() {
       const done = new Promise((r) => worker.once('message', r));
@@ -77,6 +78,25 @@ export async function startWorkerSandbox(options: SandboxOptionsLite = {}): Prom
       await worker.terminate();
     },
   };
+}
+
+/**
+ * A control request on a connection of its own: a test that blocked this thread (a synchronous cell) for longer
+ * than the server's keep-alive would otherwise reuse a pooled socket the server has already closed.
+ */
+function control(url: string, method: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 const HTTP_WORKER = `

@@ -64,7 +64,12 @@ export interface Harness {
   problems: string[];
   startBotWith(
     env: Record<string, string | undefined>,
-    opts?: { maxRetries?: number; start?: Pick<StartOptions, 'digests' | 'digestStore'> },
+    opts?: {
+      maxRetries?: number;
+      /** The Linen client's per-request timeout (default the client's 20 s). */
+      requestTimeoutMs?: number;
+      start?: Pick<StartOptions, 'digests' | 'digestStore'>;
+    },
   ): Promise<BotUnderTest>;
   close(): Promise<void>;
 }
@@ -128,6 +133,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
           transport: counting.transport,
           pacing: false,
           maxRetries: opts.maxRetries ?? 0,
+          ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
           now: () => NOW,
         });
       }

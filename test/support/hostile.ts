@@ -51,6 +51,7 @@ export const HOSTILE: readonly string[] = [
   "'",
   '`',
   '*',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template placeholder typed as text is the point
   '${x}',
   '%s%d',
   'Mercy',

@@ -8,9 +8,9 @@ const found = (text: string) => findLeaks([KEY], [{ source: 'log line', text }])
 describe('the secret leak check', () => {
   it('finds a key as written and URL-encoded', () => {
     expect(found(`GET /v1/customers?api_key=${KEY}`)).toHaveLength(1);
-    expect(
-      findLeaks(['xoxb-1111-2222-a/b+c'], [{ source: 'log line', text: 'token=xoxb-1111-2222-a%2Fb%2Bc' }]),
-    ).toEqual(['xoxb… (URL-encoded) in a log line: token=xoxb-1111-2222-a%2Fb%2Bc']);
+    expect(findLeaks(['lk_live_a/b+c_key'], [{ source: 'log line', text: 'key=lk_live_a%2Fb%2Bc_key' }])).toEqual([
+      'lk_l… (URL-encoded) in a log line: key=lk_live_a%2Fb%2Bc_key',
+    ]);
   });
 
   it('finds a key base64-encoded at any position inside a longer value', () => {

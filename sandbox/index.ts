@@ -12,6 +12,7 @@ import { FaultController, type FaultSettings } from './server/faults.ts';
 import { createSandboxServer } from './server/http.ts';
 import { LinkSigner } from './server/links.ts';
 import { RateLimiter, type RateLimitOptions } from './server/rate-limit.ts';
+import { RequestLog } from './server/request-log.ts';
 import { Router } from './server/router.ts';
 
 export type { SandboxData } from './model.ts';
@@ -52,6 +53,8 @@ export interface Sandbox {
   port: number;
   data: SandboxData;
   faults: FaultController;
+  /** Every authenticated /v1 request received, with the fault it met (also `GET /__sandbox/requests`). */
+  requests: RequestLog;
   close(): Promise<void>;
 }
 
@@ -108,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const rateLimit = { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
   const faults = new FaultController(options.faults ?? {});
+  const requests = new RequestLog();
   const secret = randomBytes(32);
   let origin = '';
   const server = createSandboxServer({
@@ -115,6 +119,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     router: new Router(routes),
     limiter: new RateLimiter(rateLimit),
     faults,
+    requests,
     cursors: new CursorCodec(Buffer.concat([secret, Buffer.from('cursor')])),
     links: new LinkSigner(Buffer.concat([secret, Buffer.from('pdf')])),
     today,
@@ -142,6 +147,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: address.port,
     data,
     faults,
+    requests,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

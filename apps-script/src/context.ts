@@ -199,7 +199,7 @@ export function text(input: unknown, name: string): string | undefined {
   const v = single(input, name);
   if (isBlank(v)) return undefined;
   if (typeof v === 'string') return v.trim() === '' ? undefined : v.trim();
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') return String(v);
   throw new ArgError(`${name} must be text.`);
 }
 
@@ -220,13 +220,18 @@ export function day(input: unknown, name: string, sheetTimeZone: string): string
   if (isBlank(v)) return undefined;
   if (isDate(v)) {
     if (Number.isNaN(v.getTime())) throw new ArgError(`${name} is not a valid date.`);
-    return dayInZone(v, sheetTimeZone);
+    const d = dayInZone(v, sheetTimeZone);
+    // Sheets dates run from year 1 to 9999; the API's days have four-digit years.
+    if (!isIsoDay(d)) throw new ArgError(`${name} must be a date between the years 1 and 9999.`);
+    return d;
   }
   if (typeof v === 'number' && Number.isFinite(v) && v > 0 && v < 2_958_466) {
     return new Date(SERIAL_EPOCH + Math.floor(v) * 86_400_000).toISOString().slice(0, 10);
   }
   if (typeof v === 'string' && isIsoDay(v.trim())) return v.trim();
-  throw new ArgError(`${name} must be a date or a day written YYYY-MM-DD, not ${JSON.stringify(v)}.`);
+  const typed =
+    typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
+  throw new ArgError(`${name} must be a date or a day written YYYY-MM-DD${typed ? `, not ${typed}` : ''}.`);
 }
 
 /** A from/to pair, checked for order. */

@@ -108,7 +108,7 @@ export function recordHistory(o: { deadline: number }): HistoryOutcome {
   const balances = got<BalanceRow>(3);
   const openTickets = (i: number): Cell => {
     const t = got<QualityTicket>(4 + i);
-    return t ? t.filter((x) => OPEN_TICKET_STATUSES.includes(x.status)).length : '';
+    return t ? t.filter((x) => (OPEN_TICKET_STATUSES as readonly string[]).includes(x.status)).length : '';
   };
 
   const zones = { org: settings.orgTimeZone, sheet: settings.sheetTimeZone };

@@ -1,4 +1,7 @@
-/** Test controls outside /v1: `GET /__sandbox/health` and `GET|POST|DELETE /__sandbox/faults`. No key needed. */
+/**
+ * Test controls outside /v1: `GET /__sandbox/health`, `GET|POST|DELETE /__sandbox/faults` and
+ * `GET|DELETE /__sandbox/requests`. No key needed.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, invalidParams, notFound } from './errors.ts';
 import { applyFaultBody } from './faults.ts';
@@ -77,6 +80,14 @@ export async function handleAdmin(
     throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, {
       Allow: 'GET, POST, DELETE',
     });
+  }
+  if (path === '/__sandbox/requests') {
+    if (method === 'DELETE') deps.requests.clear();
+    else if (method !== 'GET')
+      throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: 'GET, DELETE' });
+    const data = { count: deps.requests.count, entries: deps.requests.entries };
+    sendJson(res, 200, { data, request_id: requestId }, headers);
+    return;
   }
   throw notFound(`No sandbox control at ${path}.`);
 }

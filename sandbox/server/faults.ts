@@ -16,8 +16,36 @@ export interface FaultSettings {
   malformedRate: number;
 }
 
-export type FaultKind = '500' | '429' | 'drop' | 'malformed' | 'latency' | 'hang';
-export const FAULT_KINDS: readonly FaultKind[] = ['500', '429', 'drop', 'malformed', 'latency', 'hang'];
+/**
+ * Queued fault kinds (sandbox/README.md describes each): failures before the request is served (`500`, `429`,
+ * `drop`, `hang`, `malformed`, `invalid_json`, `html`), an added delay (`latency`), and changes to a served
+ * answer (`evolved`, `missing_field`, `repeated_cursor`).
+ */
+export type FaultKind =
+  | '500'
+  | '429'
+  | 'drop'
+  | 'malformed'
+  | 'latency'
+  | 'hang'
+  | 'invalid_json'
+  | 'html'
+  | 'evolved'
+  | 'missing_field'
+  | 'repeated_cursor';
+export const FAULT_KINDS: readonly FaultKind[] = [
+  '500',
+  '429',
+  'drop',
+  'malformed',
+  'latency',
+  'hang',
+  'invalid_json',
+  'html',
+  'evolved',
+  'missing_field',
+  'repeated_cursor',
+];
 
 export interface QueuedFault {
   kind: FaultKind;
@@ -30,8 +58,7 @@ export interface QueuedFault {
 /** What to do with one request. */
 export interface FaultDecision {
   delayMs: number;
-  /** `hang`: the request is read and never answered (the socket stays open until the client gives up). */
-  action: 'none' | '500' | '429' | 'drop' | 'malformed' | 'hang';
+  action: 'none' | Exclude<FaultKind, 'latency'>;
 }
 
 export const DEFAULT_FAULTS: Readonly<FaultSettings> = Object.freeze({

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { SandboxData } from '../model.ts';
 import { handleAdmin } from './admin.ts';
+import { alterBody } from './altered-body.ts';
 import { authenticate, requireScope } from './auth.ts';
 import type { CursorCodec } from './cursor.ts';
 import { ApiError, notFound } from './errors.ts';
@@ -13,6 +14,7 @@ import type { LinkSigner } from './links.ts';
 import { paginate } from './paginate.ts';
 import { parseQuery } from './params.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import type { RequestLog } from './request-log.ts';
 import { JSON_TYPE, newRequestId, sendError, sendJson } from './respond.ts';
 import type { RouteContext, Router } from './router.ts';
 import { checkCustomerFilter, scopeOf } from './scope.ts';
@@ -22,6 +24,7 @@ export interface ServerDeps {
   router: Router;
   limiter: RateLimiter;
   faults: FaultController;
+  requests: RequestLog;
   cursors: CursorCodec;
   links: LinkSigner;
   /** Org-local "today" for default windows and aging. */
@@ -83,13 +86,15 @@ async function handle(
 
   // Injected faults (authenticated requests only; they do not consume the rate limit).
   const fault = deps.faults.next();
+  deps.requests.record({ path: url.pathname, fault: fault.action });
   if (fault.delayMs > 0) await sleep(fault.delayMs);
   switch (fault.action) {
     case 'drop':
       req.socket.destroy();
       return;
     case 'hang':
-      // Never answered: the client's own timeout must end it (closing the server destroys the socket).
+      // Never answers: holds the request until the client gives up (or the sandbox closes).
+      await new Promise<void>((resolve) => res.once('close', resolve));
       return;
     case '500':
       throw new ApiError(500, 'internal_error', `Injected failure; quote ${requestId} to support.`);
@@ -103,7 +108,25 @@ async function handle(
       res.end(body);
       return;
     }
-    case 'none':
+    case 'invalid_json': {
+      // Complete, but not JSON: a bare NaN and a trailing comma.
+      const body = `{"data":[],"pagination":{"cursor":null,"has_more":false},"total":NaN,"request_id":"${requestId}",}`;
+      res.writeHead(200, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    case 'html': {
+      // What a proxy or captive portal in front of the API answers.
+      const body = '<!doctype html><html><head><title>Service Unavailable</title></head><body>Try later.</body></html>';
+      res.writeHead(200, {
+        ...headers,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+      });
+      res.end(body);
+      return;
+    }
+    default:
       break;
   }
 
@@ -169,12 +192,24 @@ async function handle(
     return;
   }
   if (result.type === 'object') {
-    sendJson(res, 200, { data: result.data, request_id: requestId }, headers);
+    sendJson(res, 200, alterBody(fault.action, { data: result.data, request_id: requestId }), headers);
     return;
   }
   const window =
     def.query.dates === 'window' && query.from && query.to ? ([query.from, query.to] as [string, string]) : undefined;
   const project = (result.project ?? ((row: unknown) => row)) as (row: unknown) => unknown;
   const page = paginate(result.rows, offset, query.limit, project, deps.cursors, binding, window);
-  sendJson(res, 200, { data: page.data, pagination: page.pagination, request_id: requestId }, headers);
+  if (fault.action === 'repeated_cursor') {
+    // A server stuck on one page: it offers this very page again as the next one.
+    page.pagination = {
+      has_more: true,
+      cursor: deps.cursors.encode(binding, { offset, ...(window ? { window } : {}) }),
+    };
+  }
+  sendJson(
+    res,
+    200,
+    alterBody(fault.action, { data: page.data, pagination: page.pagination, request_id: requestId }),
+    headers,
+  );
 }

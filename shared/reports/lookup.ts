@@ -67,7 +67,7 @@ export const UNDELIVERED_STATUSES = ['staged', 'cleaned', 'received', 'collected
 
 /** The label the spec defines for the status (`verified` shows `Resolved`). */
 export function ticketStatusLabel(t: Pick<QualityTicket, 'status'>): string {
-  return TICKET_STATUS_LABELS[t.status] ?? t.status;
+  return (TICKET_STATUS_LABELS as Readonly<Record<string, string>>)[t.status] ?? t.status;
 }
 
 export function ticketNotFound(number: string): NotFoundError {

@@ -19,7 +19,9 @@ export function tagTickets(
   tickets: readonly QualityTicket[],
   statuses?: readonly TicketStatus[],
 ): CustomerTicket[] {
-  return tickets.filter((t) => !statuses || statuses.includes(t.status)).map((t) => ({ ...t, customerId }));
+  return tickets
+    .filter((t) => !statuses || (statuses as readonly string[]).includes(t.status))
+    .map((t) => ({ ...t, customerId }));
 }
 
 /** Newest first, then by number. */

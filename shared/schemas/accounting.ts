@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { cents, id, nullable, text, timestamp } from './common.ts';
+import { cents, id, nullable, openEnum, text, timestamp } from './common.ts';
 
 export const INVOICE_STATUSES = ['sent', 'partially_paid', 'paid'] as const;
 
 export const InvoiceSchema = z.object({
   id,
   invoice_number: text,
-  status: z.enum(INVOICE_STATUSES),
+  status: openEnum(INVOICE_STATUSES),
   customer_id: id,
   department_id: nullable(id),
   issued_at: timestamp,
@@ -28,8 +28,8 @@ export const PAYMENT_KINDS = ['card', 'ach', 'check', 'cash', 'credit_memo', 'wr
 export const PaymentSchema = z.object({
   id,
   customer_id: id,
-  kind: z.enum(PAYMENT_KINDS),
-  status: z.enum(['settled', 'returned', 'failed']),
+  kind: openEnum(PAYMENT_KINDS),
+  status: openEnum(['settled', 'returned', 'failed']),
   amount_cents: cents,
   currency: text,
   received_at: timestamp,
@@ -53,7 +53,7 @@ export const PurchaseOrderSchema = z.object({
   id,
   customer_id: id,
   po_number: text,
-  status: z.enum(PO_STATUSES),
+  status: openEnum(PO_STATUSES),
   total_cents: cents,
   spent_cents: cents,
   remaining_cents: cents,

@@ -19,7 +19,7 @@ export const ParLevelSchema = z.object({
   item_id: id,
   item_name: text,
   par_quantity: int,
-  par_unit: z.enum(['pieces', 'cart_loads']),
+  par_unit: openEnum(['pieces', 'cart_loads']),
   reorder_threshold: int,
 });
 export type ParLevel = z.infer<typeof ParLevelSchema>;
@@ -45,9 +45,9 @@ export const CartSchema = z.object({
   unit_id: id,
   name: text,
   unit_name: nullable(text),
-  kind: z.enum(['cart', 'closet', 'linen_room', 'exchange_cart']),
-  stocking_method: z.enum(['fixed', 'census']),
-  count_days: z.array(z.enum(WEEKDAYS)),
+  kind: openEnum(['cart', 'closet', 'linen_room', 'exchange_cart']),
+  stocking_method: openEnum(['fixed', 'census']),
+  count_days: z.array(openEnum(WEEKDAYS)),
   is_active: bool,
   par: z.array(z.object({ item_id: id, item_name: text, par_quantity: int })),
 });
@@ -63,7 +63,7 @@ export const CartCountSchema = z.object({
   unit_id: nullable(id),
   unit_name: nullable(text),
   date: day,
-  status: z.enum(COUNT_STATUSES),
+  status: openEnum(COUNT_STATUSES),
   unscheduled: bool,
   counted_at: nullable(timestamp),
   verified_at: nullable(timestamp),
@@ -113,8 +113,8 @@ export const SEVERITIES = ['low', 'medium', 'high'] as const;
 export const InventorySignalSchema = z.object({
   id,
   kind: openEnum(SIGNAL_KINDS),
-  severity: z.enum(SEVERITIES),
-  status: z.enum(SIGNAL_STATUSES),
+  severity: openEnum(SEVERITIES),
+  status: openEnum(SIGNAL_STATUSES),
   customer_id: nullable(id),
   department_id: nullable(id),
   item_id: nullable(id),

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { cents, id, int, nullable, num, text, timestamp } from './common.ts';
+import { cents, id, int, nullable, num, openEnum, text, timestamp } from './common.ts';
 
 export const ORDER_STAGES = ['draft', 'submitted', 'in_production', 'shipped', 'delivered', 'cancelled'] as const;
 
 const orderFields = {
   id,
   order_number: text,
-  stage: z.enum(ORDER_STAGES),
+  stage: openEnum(ORDER_STAGES),
   customer_id: id,
   placed_at: nullable(timestamp),
   requested_delivery_date: nullable(timestamp),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { bool, cents, day, id, int, nullable, num, ref, text, timestamp } from './common.ts';
+import { bool, cents, day, id, int, nullable, num, openEnum, ref, text, timestamp } from './common.ts';
 
 export const MANIFEST_TYPES = ['normal', 'rewash', 'new_linen'] as const;
 export const MANIFEST_STATUSES = ['collected', 'received', 'cleaned', 'staged', 'delivered'] as const;
@@ -7,8 +7,8 @@ export const MANIFEST_STATUSES = ['collected', 'received', 'cleaned', 'staged', 
 const manifestFields = {
   id,
   manifest_number: text,
-  type: z.enum(MANIFEST_TYPES),
-  status: z.enum(MANIFEST_STATUSES),
+  type: openEnum(MANIFEST_TYPES),
+  status: openEnum(MANIFEST_STATUSES),
   customer_id: id,
   department_id: nullable(id),
   department_name: nullable(text),
@@ -33,7 +33,7 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 
 export const BinSchema = z.object({
   id,
-  side: z.enum(['soil', 'clean']),
+  side: openEnum(['soil', 'clean']),
   content: text,
   bin_ticket_number: text,
   gross_lb: num,
@@ -97,7 +97,7 @@ export const RewashBatchSchema = z.object({
   customer_id: id,
   department_id: nullable(id),
   discovered_at: timestamp,
-  status: z.enum(REWASH_STATUSES),
+  status: openEnum(REWASH_STATUSES),
   held_weight_lb: nullable(num),
   soil_rewash_lb: nullable(num),
   error_rewash_lb: nullable(num),

@@ -32,7 +32,7 @@ export const QualityTicketSchema = z.object({
   ticket_number: text,
   kind: openEnum(TICKET_KINDS),
   kind_label: text,
-  status: z.enum(TICKET_STATUSES),
+  status: openEnum(TICKET_STATUSES),
   status_label: text,
   subject: text,
   created_at: timestamp,

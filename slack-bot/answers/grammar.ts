@@ -323,7 +323,11 @@ export function parseCommand(text: string | null | undefined): Command {
   }
 }
 
-const q = (s: string) => (/\s/.test(s) ? `"${s}"` : s);
+/** A name as one token: quoted when it has spaces; quote marks inside it cannot be typed, so they are left out. */
+const q = (s: string) => {
+  const t = s.replace(/["“”]/g, '');
+  return /\s/.test(t) ? `"${t}"` : t;
+};
 
 /** The canonical text of a command (what a "Share" or "choose" button replays). */
 export function formatCommand(c: Command): string {
@@ -351,7 +355,7 @@ export function formatCommand(c: Command): string {
       return c.place !== undefined ? `short "${c.customer}" ${c.place}` : c.customer ? `short ${c.customer}` : 'short';
     case 'rewash': {
       const w = 'days' in c.window ? String(c.window.days) : `${c.window.from} ${c.window.to}`;
-      return `rewash ${c.customer} ${w}`;
+      return `rewash ${q(c.customer)} ${w}`;
     }
     case 'manifest':
       return c.customer ? `manifest ${c.number} ${c.customer}` : `manifest ${c.number}`;

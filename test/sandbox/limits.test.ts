@@ -87,4 +87,77 @@ describe('fault injection', () => {
     await fetch(`${sandbox.origin}/__sandbox/faults`, { method: 'DELETE' });
     expect((await call(sandbox, '/customers')).status).toBe(200);
   });
+
+  const get = (sb: Sandbox, path: string, query = '') =>
+    fetch(`${sb.baseUrl}${path}${query}`, { headers: { authorization: `Bearer ${KEYS.all}` } });
+
+  it('a queued hang holds the request unanswered until the client gives up', async () => {
+    sandbox = await startTestSandbox();
+    sandbox.faults.enqueue({ kind: 'hang' });
+    const hung = fetch(`${sandbox.baseUrl}/customers`, {
+      headers: { authorization: `Bearer ${KEYS.all}` },
+      signal: AbortSignal.timeout(300),
+    });
+    await expect(hung).rejects.toThrow(/timeout|aborted/i);
+    expect((await get(sandbox, '/customers')).status).toBe(200);
+  });
+
+  it('answers invalid JSON, or an HTML page, with a 200', async () => {
+    sandbox = await startTestSandbox();
+    sandbox.faults.enqueue({ kind: 'invalid_json' });
+    const bad = await get(sandbox, '/customers');
+    expect(bad.status).toBe(200);
+    expect(bad.headers.get('content-type')).toMatch(/^application\/json/);
+    const text = await bad.text();
+    expect(() => JSON.parse(text)).toThrow();
+    sandbox.faults.enqueue({ kind: 'html' });
+    const html = await get(sandbox, '/customers');
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await html.text()).toMatch(/^<!doctype html>/);
+  });
+
+  it('an evolved answer carries extra fields and enum values the specification does not list', async () => {
+    sandbox = await startTestSandbox();
+    sandbox.faults.enqueue({ kind: 'evolved' });
+    const body = (await (await get(sandbox, '/invoices')).json()) as any;
+    expect(body.added_in_a_later_version).toBe(true);
+    expect(body.data[0].status).toBe('future_status');
+    expect(body.data[0].added_in_a_later_version).toEqual({ note: 'a field this client does not know', count: 1 });
+  });
+
+  it('a missing field leaves the id out of every row', async () => {
+    sandbox = await startTestSandbox();
+    sandbox.faults.enqueue({ kind: 'missing_field' });
+    const body = (await (await get(sandbox, '/customers')).json()) as any;
+    expect(body.data.length).toBeGreaterThan(0);
+    for (const row of body.data) expect(row).not.toHaveProperty('id');
+    expect(body.request_id).toMatch(/^req_/);
+  });
+
+  it('a repeated cursor offers the page just served as the next one', async () => {
+    sandbox = await startTestSandbox();
+    sandbox.faults.enqueue({ kind: 'repeated_cursor', count: 2 });
+    const first = (await (await get(sandbox, '/customers')).json()) as any;
+    expect(first.pagination.has_more).toBe(true);
+    const second = (await (await get(sandbox, '/customers', `?cursor=${first.pagination.cursor}`)).json()) as any;
+    expect(second.pagination.cursor).toBe(first.pagination.cursor);
+    expect(second.data).toEqual(first.data);
+  });
+
+  it('logs every authenticated request with its fault, in process and over HTTP', async () => {
+    sandbox = await startTestSandbox();
+    sandbox.faults.enqueue({ kind: '500' });
+    await get(sandbox, '/customers');
+    await get(sandbox, '/items');
+    await fetch(`${sandbox.baseUrl}/customers`);
+    expect(sandbox.requests.entries).toEqual([
+      { path: '/v1/customers', fault: '500' },
+      { path: '/v1/items', fault: 'none' },
+    ]);
+    const logged = (await (await fetch(`${sandbox.origin}/__sandbox/requests`)).json()) as any;
+    expect(logged.data.count).toBe(2);
+    await fetch(`${sandbox.origin}/__sandbox/requests`, { method: 'DELETE' });
+    expect(sandbox.requests.count).toBe(0);
+  });
 });

@@ -144,9 +144,9 @@ describe.each(['async', 'sync'] as const)('%s reports', (mode) => {
     expect(new Set(expected.map((s) => s.kind)).size).toBe(2);
     expect(expected.some((s) => s.status === 'acknowledged')).toBe(true);
     expect(groups.flatMap((g) => g.signals.map((s) => s.id)).sort()).toEqual(expected.map((s) => s.id).sort());
-    const rank = { high: 3, medium: 2, low: 1 } as const;
+    const rank: Record<string, number> = { high: 3, medium: 2, low: 1 };
     for (let i = 1; i < groups.length; i++)
-      expect(rank[groups[i - 1]!.severity]).toBeGreaterThanOrEqual(rank[groups[i]!.severity]);
+      expect(rank[groups[i - 1]!.severity]).toBeGreaterThanOrEqual(rank[groups[i]!.severity]!);
     for (const g of groups) {
       for (const s of g.signals)
         expect([s.customer_id, s.department_id, s.item_id]).toEqual([g.customerId, g.departmentId, g.itemId]);

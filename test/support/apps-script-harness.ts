@@ -9,6 +9,7 @@ import type vm from 'node:vm';
 import { buildAppsScript } from '../../scripts/build-apps-script.ts';
 import { createWorld, type Execution, type GasWorld, loadProject, plain, startExecution } from './apps-script-fakes.ts';
 import { type Backing, memoryBacking } from './apps-script-store.ts';
+import { assertNoLeaks, type Produced } from './secret-leaks.ts';
 import {
   BlockingTransport,
   type SandboxOptionsLite,
@@ -64,6 +65,12 @@ export async function startHarness(
   const backing = memoryBacking();
   const world = createWorld({ backing, http, htmlDir: dir, spreadsheetTimeZone: TZ });
   const scripts = loadProject(dir);
+  // What executions showed (cell values, error messages), checked for keys when the harness closes.
+  const shown: Produced[] = [];
+  const seen = (r: { value?: unknown; error?: string }) => {
+    shown.push({ source: r.error !== undefined ? 'error message' : 'returned value', text: JSON.stringify(r) ?? '' });
+    return r;
+  };
   const h: Harness = {
     sb,
     dir,
@@ -75,7 +82,7 @@ export async function startHarness(
       const ex = startExecution(world, scripts, 'custom');
       try {
         const r = ex.call(name, ...args(ex));
-        return 'error' in r ? r : { value: plain(r.value) };
+        return seen('error' in r ? r : { value: plain(r.value) });
       } finally {
         ex.end();
       }
@@ -85,7 +92,7 @@ export async function startHarness(
       const ex = startExecution(world, scripts, 'menu', { runAs: user });
       try {
         const r = ex.call(name, ...args);
-        return 'error' in r ? r : { value: plain(r.value) };
+        return seen('error' in r ? r : { value: plain(r.value) });
       } finally {
         ex.end();
       }
@@ -98,7 +105,7 @@ export async function startHarness(
           try {
             // The time-driven event (https://developers.google.com/apps-script/guides/triggers/events#time-driven-events).
             const r = ex.call(t.handler, { authMode: 'FULL', triggerUid: t.id });
-            return { trigger: t.id, ...('error' in r ? r : { value: plain(r.value) }) };
+            return { trigger: t.id, ...seen('error' in r ? r : { value: plain(r.value) }) };
           } finally {
             ex.end();
           }
@@ -111,6 +118,12 @@ export async function startHarness(
       await http.close();
       await sb.close();
       rmSync(dir, { recursive: true, force: true });
+      assertNoLeaks(Object.values(KEYS), [
+        ...shown,
+        ...world.log.map((text) => ({ source: 'log line', text })),
+        ...world.fetches.map((f) => ({ source: 'request URL', text: f.url })),
+        ...backing.cacheValues().map((text) => ({ source: 'cached value', text })),
+      ]);
     },
   };
   h.setDocProp('LINEN_BASE_URL', sb.baseUrl);

@@ -27,6 +27,8 @@ export interface Backing {
   propsSet(scope: string, key: string, value: string | null): void;
   /** Test inspection: how many entries a cache holds. */
   cacheSize(scope: string): number;
+  /** Test inspection: every value of every cache. */
+  cacheValues(): string[];
 }
 
 export function memoryBacking(now: () => number = Date.now): Backing {
@@ -104,6 +106,9 @@ export function memoryBacking(now: () => number = Date.now): Backing {
     cacheSize(scope) {
       return cache(scope).size;
     },
+    cacheValues() {
+      return [...caches.values()].flatMap((c) => [...c.values()].map((e) => e.value));
+    },
   };
 }
 
@@ -117,6 +122,7 @@ const METHODS = [
   'propsGet',
   'propsSet',
   'cacheSize',
+  'cacheValues',
 ] as const;
 
 /** A Backing whose calls block until the store worker at the other end of `port` answers. */

@@ -8,6 +8,8 @@ import {
   type SqlExecutor,
   storeOver,
 } from '../../slack-bot/digests/storage/index.ts';
+import { KEYS } from './sandbox-http.ts';
+import { assertNoLeaks, tableRows } from './secret-leaks.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
 // In CI the PostgreSQL suites must run: a missing URL there is a broken setup, not a reason to skip them.
@@ -28,6 +30,13 @@ let sharedPglite: Promise<{ db: SqlExecutor; store: DigestStore }> | undefined;
 
 export const drivers: ('pglite' | 'pg')[] = PG_URL ? ['pglite', 'pg'] : ['pglite'];
 
+const DIGEST_TABLES = ['digest_subscriptions', 'digest_runs', 'digest_run_signals'] as const;
+
+/** Stored rows never hold an API key, in any encoding. */
+async function assertNoKeysStored(db: SqlExecutor): Promise<void> {
+  assertNoLeaks(Object.values(KEYS), await tableRows(db, DIGEST_TABLES));
+}
+
 export function freshSchema(): string {
   return `digest_test_${randomBytes(5).toString('hex')}`;
 }
@@ -45,13 +54,16 @@ export async function openTestDb(driver: 'pglite' | 'pg', options: { via?: strin
     // One embedded database per test process (it takes a few seconds to start); emptied between tests.
     sharedPglite ??= openPglite().then(async (db) => ({ db, store: await storeOver(db) }));
     const { db, store } = await sharedPglite;
+    // The previous test's rows, checked before they go.
+    await assertNoKeysStored(db);
     await db.query('TRUNCATE digest_run_signals, digest_runs, digest_subscriptions');
-    return { driver, store, another: async () => store, close: async () => {} };
+    return { driver, store, another: async () => store, close: () => assertNoKeysStored(db) };
   }
   if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = freshSchema();
   const extra: DigestStore[] = [];
-  const store = await storeOver(await openPg({ connectionString: options.via ?? PG_URL, schema }));
+  const db = await openPg({ connectionString: options.via ?? PG_URL, schema });
+  const store = await storeOver(db);
   return {
     driver,
     store,
@@ -63,8 +75,11 @@ export async function openTestDb(driver: 'pglite' | 'pg', options: { via?: strin
       return s;
     },
     async close() {
-      await Promise.all([store, ...extra].map((s) => s.close()));
-      await dropSchema(PG_URL, schema);
+      const rowsChecked = assertNoKeysStored(db);
+      await rowsChecked.finally(async () => {
+        await Promise.all([store, ...extra].map((s) => s.close()));
+        await dropSchema(PG_URL, schema);
+      });
     },
   };
 }

@@ -10,8 +10,9 @@ import { type Sandbox, type SandboxData, startSandbox } from '../../sandbox/inde
 import { type AsyncTransport, createLinenClient, type LinenClient, UndiciTransport } from '../../shared/node.ts';
 import { type RunningBot, type StartOptions, startBot } from '../../slack-bot/app.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
-import { type DigestStore, openPglite, storeOver } from '../../slack-bot/digests/storage/index.ts';
+import { type DigestStore, openPglite, type SqlExecutor, storeOver } from '../../slack-bot/digests/storage/index.ts';
 import { createLogger } from '../../slack-bot/logger.ts';
+import { assertNoLeaks, type Produced, tableRows } from './secret-leaks.ts';
 import { validateMessage } from './slack-blockkit.ts';
 import { type FakeSlack, startFakeSlack } from './slack-fake.ts';
 import { blockActionsBody, commandBody, postSigned, type SignedPost } from './slack-sign.ts';
@@ -22,6 +23,9 @@ export const NOW = Date.parse(`${TODAY}T18:00:00.000Z`);
 export const TZ = 'America/Chicago';
 export const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 export const BOT_TOKEN = 'xoxb-1111-2222-linentesttoken';
+
+/** The digest tables whose rows are checked for secrets. */
+export const DIGEST_TABLES = ['digest_subscriptions', 'digest_runs', 'digest_run_signals'] as const;
 
 /** Counts the list/get requests a client really sends, by path. */
 export function countingTransport(inner: AsyncTransport = new UndiciTransport()) {
@@ -69,6 +73,8 @@ export interface Harness {
     env: Record<string, string | undefined>,
     opts?: {
       maxRetries?: number;
+      /** The Linen client's per-request timeout (default the client's 20 s). */
+      requestTimeoutMs?: number;
       start?: Pick<StartOptions, 'digests' | 'digestStore' | 'multiWorkspace'>;
       /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
       ownClients?: boolean;
@@ -93,6 +99,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
   // start); a test that sets LINEN_DATA_DIR or DATABASE_URL gets the bot's own store, opened from that setting.
   const dataDirs: string[] = [];
   let shared: Promise<DigestStore> | undefined;
+  let sharedDb: SqlExecutor | undefined;
   // Validate every message as it reaches the fake Slack.
   const origPush = slack.posts.push.bind(slack.posts);
   slack.posts.push = (...items) => {
@@ -121,7 +128,10 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         // Never the repository's ./data, even if the shared store is not used.
         env.LINEN_DATA_DIR = mkdtempSync(join(tmpdir(), 'linen-bot-'));
         dataDirs.push(env.LINEN_DATA_DIR);
-        shared ??= openPglite().then(storeOver);
+        shared ??= openPglite().then((db) => {
+          sharedDb = db;
+          return storeOver(db);
+        });
         digestStore = await shared;
       }
       const config = loadConfig(env);
@@ -144,6 +154,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
           transport: counting.transport,
           pacing: false,
           maxRetries: opts.maxRetries ?? 0,
+          ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
           now: () => NOW,
         });
       }
@@ -201,10 +212,19 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
     },
     async close() {
       for (const b of bots) await b.stop();
+      // Everything the bots produced, checked for the keys and tokens in use once everything is closed.
+      const produced: Produced[] = [
+        ...bots.flatMap((b) => b.logs.map((text) => ({ source: 'log line', text }))),
+        ...slack.posts.map((p) => ({ source: 'Slack post', text: JSON.stringify(p.body) })),
+        // The bot token travels in the Authorization header, as it must; the parameters are what Slack shows.
+        ...slack.calls.map((c) => ({ source: `Slack ${c.method} call`, text: JSON.stringify(c.params) })),
+        ...(sharedDb ? await tableRows(sharedDb, DIGEST_TABLES) : []),
+      ];
       await slack.close();
       await sandbox.close();
       for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
       if (shared) await (await shared).close();
+      assertNoLeaks([BOT_TOKEN, SIGNING_SECRET, ...sandbox.data.keys.map((k) => k.secret)], produced);
     },
   };
 }

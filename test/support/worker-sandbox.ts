@@ -6,8 +6,9 @@
  * to a second worker that performs it with fetch while the caller waits on Atomics.wait, then picks the
  * answer up with receiveMessageOnPort. Fault injection goes through the sandbox's HTTP control endpoint.
  */
+import { request as httpRequest } from 'node:http';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import type { SandboxData } from '../../sandbox/index.ts';
+import type { QueuedFault, SandboxData } from '../../sandbox/index.ts';
 import type { AsyncTransport, HttpRequest, HttpResponse, SyncTransport } from '../../shared/index.ts';
 
 const SANDBOX_WORKER = `
@@ -34,12 +35,11 @@ export interface WorkerSandbox {
   origin: string;
   data: SandboxData;
   /** Queue faults for the next requests (`POST /__sandbox/faults`). */
-  enqueue(fault: {
-    kind: '500' | '429' | 'drop' | 'malformed' | 'latency';
-    count?: number;
-    ms?: number;
-  }): Promise<void>;
+  enqueue(fault: QueuedFault): Promise<void>;
   resetFaults(): Promise<void>;
+  /** How many /v1 requests the sandbox received since the start or the last `clearRequests()`. */
+  requestCount(): Promise<number>;
+  clearRequests(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,13 +57,20 @@ export async function startWorkerSandbox(options: SandboxOptionsLite = {}): Prom
   );
   if ('error' in first) throw new Error(first.error);
   const admin = async (body: unknown) => {
-    const res = await fetch(`${first.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`fault control failed: ${res.status} ${await res.text()}`);
+    const res = await control(`${first.origin}/__sandbox/faults`, 'POST', JSON.stringify(body));
+    if (res.status !== 200) throw new Error(`fault control failed: ${res.status} ${res.text}`);
   };
   return {
     ...first,
     enqueue: (fault) => admin({ enqueue: fault }),
     resetFaults: () => admin({ reset: true }),
+    async requestCount() {
+      const res = await control(`${first.origin}/__sandbox/requests`, 'GET');
+      return (JSON.parse(res.text) as { data: { count: number } }).data.count;
+    },
+    async clearRequests() {
+      await control(`${first.origin}/__sandbox/requests`, 'DELETE');
+    },
     async close() {
       const done = new Promise((r) => worker.once('message', r));
       worker.postMessage('close');
@@ -71,6 +78,25 @@ export async function startWorkerSandbox(options: SandboxOptionsLite = {}): Prom
       await worker.terminate();
     },
   };
+}
+
+/**
+ * A control request on a connection of its own: a test that blocked this thread (a synchronous cell) for longer
+ * than the server's keep-alive would otherwise reuse a pooled socket the server has already closed.
+ */
+function control(url: string, method: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 const HTTP_WORKER = `

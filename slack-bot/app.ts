@@ -24,6 +24,7 @@ import {
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { type BotLogger, createLogger } from './logger.ts';
+import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';
@@ -37,6 +38,8 @@ export interface StartOptions {
   now?: (() => number) | undefined;
   /** A ready digest store (left open by `stop()`); default: opened from the configuration. */
   digestStore?: DigestStore | undefined;
+  /** The API's rate limit the bot paces each key under (default 120 per 60 s; tests and benchmarks scale it). */
+  rateLimit?: { limit: number; windowMs: number } | undefined;
   /** The digest worker's clock and tick (tests drive them); `worker: false` runs no worker. */
   digests?: { clock?: Clock; tickMs?: number; pacingMs?: number; worker?: boolean } | undefined;
 }
@@ -49,6 +52,8 @@ export interface RunningBot {
   /** The port /slack/events (HTTP mode) or /healthz listens on. */
   port: number;
   digests: { store: DigestStore; worker: DigestWorker | null };
+  /** One pacer per key, shared by every client of the key (across replicas with PostgreSQL). */
+  pacers: KeyPacers;
   stop(): Promise<void>;
 }
 
@@ -71,10 +76,6 @@ const healthRoute = (linen: LinenService) => ({
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
   const logger = options.logger ?? createLogger();
   for (const s of secretsOf(config)) logger.addSecret(s);
-  const linen = new LinenService({ ...config.linen, client: options.linenClient, now: options.now });
-  if (!linen.hasKey)
-    logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
-
   const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
 
   // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
@@ -83,9 +84,19 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
   logger.info(
     store.driver === 'pg'
-      ? 'digests: stored in PostgreSQL (DATABASE_URL)'
+      ? 'digests and pacing: stored in PostgreSQL (DATABASE_URL), shared by the replicas'
       : `digests: stored in PGlite under ${config.dataDir}`,
   );
+  // Every client of a key (commands and digests) shares the key's pacer: in PostgreSQL, across replicas.
+  const pacers = keyPacers({ db: store.sql, ...options.rateLimit });
+  const linen = new LinenService({
+    ...config.linen,
+    pacing: config.linen.apiKey ? pacers.for(config.linen.apiKey) : undefined,
+    client: options.linenClient,
+    now: options.now,
+  });
+  if (!linen.hasKey)
+    logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
   // The digest engine does its own retries and Retry-After waits, so its Slack client does none.
   const digestSlack = new WebClient(config.slack.botToken, {
     ...clientOptions,
@@ -182,6 +193,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     mode: config.mode,
     port,
     digests: { store, worker },
+    pacers,
     stop() {
       stopping ??= (async () => {
         await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));

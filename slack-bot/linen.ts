@@ -1,9 +1,10 @@
 /**
- * The bot's access to the Linen API: one shared client (undici, keep-alive, client-side pacing) for the
+ * The bot's access to the Linen API: one shared client (undici, keep-alive, the key's shared pacing) for the
  * workspace's key, plus a short-lived cache of the key's customers so that resolving a name typed in a
  * command does not cost a request every time.
  */
 
+import type { RequestPacer } from '../shared/core/pacing.ts';
 import { ConfigurationError, InvalidParamsError, NotFoundError } from '../shared/errors.ts';
 import { normalizeName } from '../shared/names.ts';
 import { createLinenClient, type LinenClient } from '../shared/node.ts';
@@ -29,6 +30,8 @@ export interface LinenServiceOptions {
   apiKey?: string | undefined;
   baseUrl: string;
   timeZone: string;
+  /** The key's pacer, shared with the bot's other clients of the key (default: the client's own). */
+  pacing?: RequestPacer | undefined;
   /** A ready client (tests, benchmarks); otherwise one is created from the options above. */
   client?: LinenClient | undefined;
   /** How long the customer list is reused (default 60 s). */
@@ -53,10 +56,12 @@ export class LinenService {
         apiKey: options.apiKey,
         baseUrl: options.baseUrl,
         timeZone: options.timeZone,
-        // A Slack answer may take a while (respond() accepts it for 30 minutes), but not forever.
-        timeBudgetMs: 60_000,
+        // A Slack answer may take a while (respond() accepts it for 30 minutes), but not forever: two minutes let
+        // a burst of up to three windows of the key's budget (about 360 requests) wait their turn.
+        timeBudgetMs: 120_000,
         maxRetries: 2,
         userAgent: 'linen-connect-slack/0.1',
+        ...(options.pacing ? { pacing: options.pacing } : {}),
       });
     }
   }

@@ -98,6 +98,10 @@ export class SqlDigestStore implements DigestStore {
     return this.db.driver;
   }
 
+  get sql(): SqlExecutor {
+    return this.db;
+  }
+
   async createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription> {
     // Ids are short enough to type in a command, so among thousands of subscriptions two can be drawn alike:
     // a taken id is skipped and another drawn.

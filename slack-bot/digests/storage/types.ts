@@ -1,3 +1,4 @@
+import type { SqlExecutor } from './sql.ts';
 /** What the digest store keeps: subscriptions, scheduled runs, and what each digest showed. */
 export type Severity = 'low' | 'medium' | 'high';
 /**
@@ -98,6 +99,8 @@ export interface MaterializePlan {
 
 export interface DigestStore {
   readonly driver: 'pglite' | 'pg';
+  /** The database the store lives in, for the bot's other shared state (the pacing of each key). */
+  readonly sql: SqlExecutor;
   createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription>;
   getSubscription(id: string): Promise<Subscription | null>;
   listSubscriptions(filter?: {

@@ -37,15 +37,16 @@ const SIZES: Size[] = [
 ];
 
 /** Samples the resident set while `work` runs; returns its result and the peak in MiB. */
-async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
-  let peak = process.memoryUsage.rss();
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakMb: number; beforeMb: number }> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, 20);
   try {
     const value = await work();
     peak = Math.max(peak, process.memoryUsage.rss());
-    return { value, peakMb: peak / 2 ** 20 };
+    return { value, peakMb: peak / 2 ** 20, beforeMb: before / 2 ** 20 };
   } finally {
     clearInterval(timer);
   }
@@ -99,7 +100,7 @@ async function oneTick(size: Size, url: string | undefined) {
     clock.set(first.getTime() + 1000);
     const started = performance.now();
     const ticks: TickResult[] = [];
-    const { peakMb } = await withPeakRss(
+    const { peakMb, beforeMb } = await withPeakRss(
       () =>
         new Promise<void>((resolve) => {
           // The worker as the bot runs it, until every due digest has gone out.
@@ -139,6 +140,7 @@ async function oneTick(size: Size, url: string | undefined) {
       floorMs: (busiest - 1) * PACE_MS,
       busiest,
       peakMb,
+      beforeMb,
     };
   } finally {
     await linenClientFor.close();
@@ -182,7 +184,7 @@ export async function benchDigests(results: Results, options: { quick?: boolean 
       });
       results.add({
         id: `digests.peak_rss_mb.${suffix}`,
-        label: `Digests: ${on}: peak resident memory of the bot's process during the run`,
+        label: `Digests: ${on}: peak resident memory of the benchmark's process during the run (${round(r.beforeMb, 0)} MiB before it, the earlier benchmarks' leftovers included)`,
         value: round(r.peakMb, 0),
         unit: 'MiB',
       });

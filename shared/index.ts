@@ -17,6 +17,7 @@ export {
 } from './client.ts';
 export type { AsyncTransport, Effect, HttpRequest, HttpResponse, Operation, SyncTransport } from './core/effects.ts';
 export {
+  DEFAULT_PACING,
   memoryPacingStore,
   type PaceAnswer,
   Pacer,

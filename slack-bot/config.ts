@@ -2,14 +2,19 @@
  * Settings from the environment. A missing or malformed setting stops start-up with one line naming it
  * (a ConfigError, printed without a stack). With no Slack setting at all the bot runs in console mode.
  */
+import { isIP } from 'node:net';
 import { isValidTimeZone } from '../shared/dates.ts';
+import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from './secrets/crypto.ts';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
 export interface SlackConfig {
-  botToken: string;
+  /** Single-workspace mode; undefined in multi-workspace mode, where each workspace's token comes from its install. */
+  botToken: string | undefined;
+  /** Multi-workspace mode ("Add to Slack"): the app's OAuth credentials. */
+  oauth: OAuthConfig | undefined;
   /** Required in HTTP mode; optional in Socket Mode. */
   signingSecret: string | undefined;
   /** Socket Mode when set. */
@@ -18,8 +23,28 @@ export interface SlackConfig {
   apiUrl: string | undefined;
 }
 
+export interface OAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Signs the OAuth `state` (Bolt's built-in state store). */
+  stateSecret: string;
+  /** Slack's authorize page (`SLACK_OAUTH_AUTHORIZE_URL`, default https://slack.com/oauth/v2/authorize). */
+  authorizeUrl: string;
+}
+
+/** `LINEN_ENCRYPTION_KEY` (and `LINEN_ENCRYPTION_KEYS_OLD`): seals tokens and keys at rest. */
+export interface EncryptionConfig {
+  box: SecretBox;
+  /** The keys as set, for the log scrubber. */
+  keyTexts: string[];
+}
+
+export const DEFAULT_AUTHORIZE_URL = 'https://slack.com/oauth/v2/authorize';
+
 export interface LinenConfig {
   baseUrl: string;
+  /** `LINEN_ALLOWED_BASE_URLS`: the API addresses a workspace may connect a key to (default: `baseUrl`). */
+  allowedBaseUrls: string[];
   /** Absent: the bot starts and answers every command that no key is configured. */
   apiKey: string | undefined;
   timeZone: string;
@@ -30,11 +55,15 @@ export interface BotConfig {
   slack: SlackConfig;
   linen: LinenConfig;
   port: number;
+  /** `BIND_ADDRESS`: the address the HTTP receiver and the health server listen on; unset: all interfaces. */
+  host: string | undefined;
   /** Digest storage on this PostgreSQL server (several replicas); unset: PGlite under `dataDir`. */
   databaseUrl: string | undefined;
   /** `LINEN_DATA_DIR` (default `./data`): where the embedded digest store lives. */
   dataDir: string;
   digests: DigestConfig;
+  /** Required in multi-workspace mode; validated whenever set. */
+  encryption: EncryptionConfig | undefined;
 }
 
 export interface DigestConfig {
@@ -77,7 +106,14 @@ export function loadDigestConfig(env: Env): DigestConfig {
 
 type Env = Record<string, string | undefined>;
 
-const SLACK_VARS = ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN'] as const;
+const SLACK_VARS = [
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'SLACK_CLIENT_ID',
+  'SLACK_CLIENT_SECRET',
+  'SLACK_STATE_SECRET',
+] as const;
 
 function text(env: Env, name: string): string | undefined {
   const raw = env[name];
@@ -114,13 +150,105 @@ export function isConsoleMode(env: Env): boolean {
   return SLACK_VARS.every((n) => text(env, n) === undefined);
 }
 
-export function loadConfig(env: Env): BotConfig {
+/** Where the bot's store is: `DATABASE_URL` (PostgreSQL), else PGlite under `LINEN_DATA_DIR`. */
+export function loadStorageConfig(env: Env): { databaseUrl: string | undefined; dataDir: string } {
+  const databaseUrl = text(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL.');
+  }
+  return { databaseUrl, dataDir: text(env, 'LINEN_DATA_DIR') ?? DEFAULT_DATA_DIR };
+}
+
+/** True when the app's OAuth credentials are set without a bot token: one bot for the workspaces that install it. */
+function isMultiWorkspace(env: Env): boolean {
+  const oauthVars = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'];
+  return text(env, 'SLACK_BOT_TOKEN') === undefined && oauthVars.some((n) => text(env, n) !== undefined);
+}
+
+/** `LINEN_ENCRYPTION_KEY` and `LINEN_ENCRYPTION_KEYS_OLD`, validated; undefined when no key is set. */
+export function loadEncryptionConfig(env: Env): EncryptionConfig | undefined {
+  let box: SecretBox | undefined;
+  try {
+    box = secretBoxFromEnv(env);
+  } catch (err) {
+    if (err instanceof EncryptionKeyError) throw new ConfigError(err.message);
+    throw err;
+  }
+  if (!box) return undefined;
+  const keyTexts = [env.LINEN_ENCRYPTION_KEY ?? '', ...(env.LINEN_ENCRYPTION_KEYS_OLD ?? '').split(',')]
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return { box, keyTexts };
+}
+
+/** Multi-workspace mode's settings: the app's OAuth credentials, and what that mode does not allow. */
+function loadOAuthConfig(env: Env): OAuthConfig {
+  if (text(env, 'SLACK_APP_TOKEN') !== undefined) {
+    throw new ConfigError(
+      'SLACK_APP_TOKEN is for a single workspace: multi-workspace mode (SLACK_CLIENT_ID) runs over HTTP; unset it.',
+    );
+  }
+  if (text(env, 'LINEN_API_KEY') !== undefined) {
+    throw new ConfigError(
+      'LINEN_API_KEY is for a single workspace: in multi-workspace mode each workspace connects its own key with /linen connect; unset it.',
+    );
+  }
+  const clientId = noSpaces(
+    'SLACK_CLIENT_ID',
+    required(env, 'SLACK_CLIENT_ID', 'the Client ID from "Basic Information".'),
+  );
+  if (!/^\d+\.\d+$/.test(clientId))
+    throw new ConfigError(
+      'SLACK_CLIENT_ID must be the Client ID from "Basic Information", like 1234567890.1234567890.',
+    );
+  const clientSecret = noSpaces(
+    'SLACK_CLIENT_SECRET',
+    required(env, 'SLACK_CLIENT_SECRET', 'the Client Secret from "Basic Information".'),
+  );
+  if (!/^[A-Za-z0-9]{16,}$/.test(clientSecret))
+    throw new ConfigError('SLACK_CLIENT_SECRET is malformed: expected the Client Secret from "Basic Information".');
+  const stateSecret = noSpaces(
+    'SLACK_STATE_SECRET',
+    required(
+      env,
+      'SLACK_STATE_SECRET',
+      'a random string of your own that signs the install links (openssl rand -hex 32).',
+    ),
+  );
+  if (stateSecret.length < 16)
+    throw new ConfigError('SLACK_STATE_SECRET must be at least 16 characters (make one with: openssl rand -hex 32).');
+  const authorizeRaw = text(env, 'SLACK_OAUTH_AUTHORIZE_URL');
+  const authorizeUrl =
+    authorizeRaw === undefined ? DEFAULT_AUTHORIZE_URL : httpUrl('SLACK_OAUTH_AUTHORIZE_URL', authorizeRaw).href;
+  return { clientId, clientSecret, stateSecret, authorizeUrl };
+}
+
+/** The bot token of single-workspace mode. */
+function loadBotToken(env: Env): string {
   const botToken = noSpaces(
     'SLACK_BOT_TOKEN',
     required(env, 'SLACK_BOT_TOKEN', 'the Bot User OAuth Token (xoxb-...) from "OAuth & Permissions".'),
   );
   if (!botToken.startsWith('xoxb-'))
     throw new ConfigError('SLACK_BOT_TOKEN must be a bot token starting with xoxb- (from "OAuth & Permissions").');
+  if (text(env, 'SLACK_CLIENT_ID') !== undefined) {
+    throw new ConfigError(
+      'SLACK_CLIENT_ID is for multi-workspace mode and SLACK_BOT_TOKEN for a single workspace: set one of them.',
+    );
+  }
+  return botToken;
+}
+
+export function loadConfig(env: Env): BotConfig {
+  const multi = isMultiWorkspace(env);
+  const oauth = multi ? loadOAuthConfig(env) : undefined;
+  const botToken = multi ? undefined : loadBotToken(env);
+  const encryption = loadEncryptionConfig(env);
+  if (multi && !encryption) {
+    throw new ConfigError(
+      'LINEN_ENCRYPTION_KEY is not set: multi-workspace mode stores every token and key encrypted with it (make one with: openssl rand -base64 32).',
+    );
+  }
 
   const appTokenRaw = text(env, 'SLACK_APP_TOKEN');
   const appToken = appTokenRaw === undefined ? undefined : noSpaces('SLACK_APP_TOKEN', appTokenRaw);
@@ -161,6 +289,8 @@ export function loadConfig(env: Env): BotConfig {
     throw new ConfigError('LINEN_BASE_URL must not carry a query, fragment or credentials.');
   }
 
+  const allowedBaseUrls = allowedBaseUrlsOf(env, base.href.replace(/\/+$/, ''));
+
   const keyRaw = text(env, 'LINEN_API_KEY');
   const apiKey = keyRaw === undefined ? undefined : noSpaces('LINEN_API_KEY', keyRaw);
 
@@ -176,20 +306,42 @@ export function loadConfig(env: Env): BotConfig {
     port = Number(portRaw);
   }
 
-  const dbRaw = text(env, 'DATABASE_URL');
-  if (dbRaw !== undefined && !/^postgres(ql)?:\/\//.test(dbRaw)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL.');
+  const storage = loadStorageConfig(env);
+  const host = text(env, 'BIND_ADDRESS');
+  if (host !== undefined && isIP(host) === 0) {
+    throw new ConfigError(
+      `BIND_ADDRESS must be an IP address of this machine, such as 127.0.0.1, 0.0.0.0 or :: (got "${host}").`,
+    );
   }
 
   return {
     mode,
-    slack: { botToken, signingSecret, appToken, apiUrl },
-    linen: { baseUrl: base.href.replace(/\/+$/, ''), apiKey, timeZone },
+    slack: { botToken, oauth, signingSecret, appToken, apiUrl },
+    linen: { baseUrl: base.href.replace(/\/+$/, ''), allowedBaseUrls, apiKey, timeZone },
     port,
-    databaseUrl: dbRaw,
-    dataDir: text(env, 'LINEN_DATA_DIR') ?? DEFAULT_DATA_DIR,
+    ...storage,
+    host,
     digests: loadDigestConfig(env),
+    encryption,
   };
+}
+
+/** `LINEN_ALLOWED_BASE_URLS`: comma-separated http(s) API addresses with their version; default the base URL. */
+function allowedBaseUrlsOf(env: Env, baseUrl: string): string[] {
+  const raw = text(env, 'LINEN_ALLOWED_BASE_URLS');
+  if (raw === undefined) return [baseUrl];
+  const urls = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((v) => {
+      const u = httpUrl('LINEN_ALLOWED_BASE_URLS', v);
+      if (u.search || u.hash || u.username || u.password)
+        throw new ConfigError('LINEN_ALLOWED_BASE_URLS must not carry a query, fragment or credentials.');
+      return u.href.replace(/\/+$/, '');
+    });
+  if (!urls.length) throw new ConfigError('LINEN_ALLOWED_BASE_URLS must list at least one API address.');
+  return [...new Set(urls)];
 }
 
 /** Every secret of a configuration, for the log scrubber. */
@@ -197,6 +349,9 @@ export function secretsOf(config: BotConfig): string[] {
   return [
     config.slack.botToken,
     config.slack.signingSecret,
+    config.slack.oauth?.clientSecret,
+    config.slack.oauth?.stateSecret,
+    ...(config.encryption?.keyTexts ?? []),
     config.slack.appToken,
     config.linen.apiKey,
     config.databaseUrl,

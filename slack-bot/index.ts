@@ -7,14 +7,17 @@ import { pathToFileURL } from 'node:url';
 import { startBot } from './app.ts';
 import { ConfigError, isConsoleMode, loadConfig } from './config.ts';
 import { runConsole } from './console/run.ts';
+import { reencryptStore } from './secrets/reencrypt-command.ts';
 
 export interface Cli {
   ask?: string | undefined;
   help: boolean;
+  /** Seal every stored secret again with the current LINEN_ENCRYPTION_KEY, then exit. */
+  reencrypt: boolean;
 }
 
 export function parseArgs(argv: readonly string[]): Cli {
-  const cli: Cli = { help: false };
+  const cli: Cli = { help: false, reencrypt: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--ask') {
@@ -24,14 +27,18 @@ export function parseArgs(argv: readonly string[]): Cli {
       i++;
     } else if (a.startsWith('--ask=')) cli.ask = a.slice(6);
     else if (a === '--help' || a === '-h') cli.help = true;
-    else throw new ConfigError(`unknown argument "${a}" (use --ask "/linen ..." or no argument).`);
+    else if (a === '--reencrypt') cli.reencrypt = true;
+    else throw new ConfigError(`unknown argument "${a}" (use --ask "/linen ...", --reencrypt or no argument).`);
   }
   return cli;
 }
 
-const USAGE = `Usage: npm start [-- --ask "/linen signals"]
+const USAGE = `Usage: npm start [-- --ask "/linen signals" | --reencrypt]
 Without SLACK_* settings: a console on the sandbox API. With SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET
-(or SLACK_APP_TOKEN): the Slack bot. See slack-bot/README.md.`;
+(or SLACK_APP_TOKEN): the Slack bot for one workspace. With SLACK_CLIENT_ID, SLACK_CLIENT_SECRET,
+SLACK_STATE_SECRET and LINEN_ENCRYPTION_KEY: the Slack bot for every workspace that installs it.
+--reencrypt seals every stored secret again with LINEN_ENCRYPTION_KEY (after a key rotation) and exits.
+See slack-bot/README.md.`;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
   const cli = parseArgs(argv);
@@ -39,15 +46,21 @@ export async function main(argv: readonly string[], env: Record<string, string |
     console.log(USAGE);
     return 0;
   }
+  if (cli.reencrypt) {
+    const moved = await reencryptStore(env);
+    console.log(`linen-bot: ${moved}`);
+    return 0;
+  }
   if (cli.ask !== undefined || isConsoleMode(env)) {
     return runConsole({ env, ask: cli.ask });
   }
   const config = loadConfig(env);
   // Listen before starting: a signal that arrives during start-up then stops the bot once it is up, instead
-  // of killing it half-started.
+  // of killing it half-started. The handlers stay: a repeated signal (a supervisor's, or a wrapper's relay)
+  // must not kill a bot that is already stopping cleanly.
   const stopRequested = new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
   });
   const bot = await startBot(config);
   await stopRequested;

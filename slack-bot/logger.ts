@@ -14,7 +14,7 @@ const ORDER: Record<LogLevel, number> = {
 };
 
 /** Slack tokens have recognisable prefixes; scrub them even when they are not the configured ones. */
-const SLACK_TOKEN = /\bxox[abposr]-[A-Za-z0-9-]+|\bxapp-[A-Za-z0-9-]+/g;
+const SLACK_TOKEN = /\bxox[abposre]-[A-Za-z0-9-]+|\bxapp-[A-Za-z0-9-]+/g;
 /**
  * Short-lived credentials Bolt prints at debug level: a command's response_url (anyone holding it may post to the
  * channel for 30 minutes) and the one-time ticket of a Socket Mode connection URL.

@@ -65,15 +65,19 @@ export class SqlPacer implements RequestPacer {
     });
   }
 
+  // A failed settle or block leaves the row as it was (the slot dated by its send, or no hold-off): the answer
+  // already in hand is worth more than that precision, so the request does not fail for it.
   settle(slot: number): Promise<void> {
-    return this.#update((state, now) => ({ state: settleStep(state, slot, now, this.windowMs), out: undefined }));
+    return this.#update((state, now) => ({ state: settleStep(state, slot, now, this.windowMs), out: undefined })).catch(
+      () => {},
+    );
   }
 
   blockFor(_nowMs: number, forMs: number): Promise<void> {
     return this.#update((state, now) => ({
       state: { ...state, blockedUntil: Math.max(state.blockedUntil, now + forMs) },
       out: undefined,
-    }));
+    })).catch(() => {});
   }
 
   /** Runs `fn` after the previous acquire of this process has its answer. */

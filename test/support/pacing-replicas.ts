@@ -89,13 +89,17 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
       PACING_LIMIT: String(run.limit),
       PACING_WINDOW_MS: String(run.windowMs),
     };
-    // One at a time: the first applies the migrations, the others find them done.
-    const ports: number[] = [];
-    for (let i = 0; i < run.replicas; i++) {
-      const r = await startReplica(env);
-      children.push(r.child);
-      ports.push(r.port);
-    }
+    // The first applies the migrations; the others then start together and find them done.
+    const first = await startReplica(env);
+    children.push(first.child);
+    const rest = await Promise.all(
+      Array.from({ length: run.replicas - 1 }, async () => {
+        const r = await startReplica(env);
+        children.push(r.child);
+        return r;
+      }),
+    );
+    const ports = [first, ...rest].map((r) => r.port);
     const started = Date.now();
     const sinks = await Promise.all(
       Array.from({ length: run.commands }, async (_, i) => {

@@ -6,10 +6,16 @@
  * - response_url sinks (`/response/<id>`) that record what the bot posts through respond();
  * - for digests: conversations.info and conversations.list (paged) over `channels`, conversations.history;
  * - for Socket Mode: apps.connections.open answers the WebSocket URL set with `setSocketModeUrl` (unset: the
- *   method is unknown, as before).
+ *   method is unknown, as before);
+ * - for connecting a workspace: users.info over `users` (others are user_not_found) and views.open (the opened
+ *   views are kept in `views`);
+ * - for "Add to Slack": the authorize page (`/oauth/v2/authorize`), oauth.v2.access and auth.test per issued token
+ *   (slack-oauth-fake.ts).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { INTERIM_TEXT } from '../../slack-bot/listeners/answer-in-time.ts';
+import { createOAuthFake, type OAuthFake } from './slack-oauth-fake.ts';
 import { createWaiters } from './waiters.ts';
 
 export interface ApiCall {
@@ -40,16 +46,29 @@ export interface FakeSlack {
   responseUrl(): { id: string; url: string };
   /** The posts a response_url received. */
   postsTo(id: string): SinkPost[];
-  /** Wait until `id` has received at least `n` posts. */
+  /**
+   * Wait until `id` has received at least `n` answers: the interim "Looking that up…" a slow answer is preceded
+   * by is not counted (nor returned), so a test under load still gets the answer itself (`postsTo` has both).
+   */
   waitForPosts(id: string, n?: number, timeoutMs?: number): Promise<SinkPost[]>;
-  /** Wait until the Web API saw a call of `method`. */
-  waitForCall(method: string, timeoutMs?: number): Promise<ApiCall>;
+  /** Wait until the Web API saw a call of `method` (among the calls from index `since` on). */
+  waitForCall(method: string, timeoutMs?: number, since?: number): Promise<ApiCall>;
+  /** Wait until views.open was called with this trigger id; the view it opened. */
+  waitForView(triggerId: string, timeoutMs?: number): Promise<Record<string, any>>;
   /** Make a Web API method answer `{ ok: false, error }`. */
   failMethod(method: string, error: string | null): void;
   /** Channels the workspace has, by id (conversations.info / conversations.list); others are not found. */
   channels: Map<string, { name: string; member: boolean; archived?: boolean }>;
+  /** Users by id (users.info), with their admin and owner flags; others are not found. */
+  users: Map<string, { isAdmin?: boolean; isOwner?: boolean }>;
+  /** The views views.open opened, in order, with the token that opened each. */
+  views: { triggerId: string; view: Record<string, any>; authorization: string | undefined }[];
   /** The URL apps.connections.open answers (a fake Socket Mode endpoint); null: the method is unknown. */
   setSocketModeUrl(url: string | null): void;
+  /** The app's OAuth side: workspaces that can install, issued tokens, rotation. */
+  oauth: OAuthFake;
+  /** The authorize page's address (`SLACK_OAUTH_AUTHORIZE_URL`). */
+  authorizeUrl: string;
   close(): Promise<void>;
 }
 
@@ -73,11 +92,14 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const uploads: Upload[] = [];
   const failures = new Map<string, string>();
   const channels = new Map<string, { name: string; member: boolean; archived?: boolean }>();
+  const users = new Map<string, { isAdmin?: boolean; isOwner?: boolean }>();
+  const views: FakeSlack['views'] = [];
   const { notify, waitFor } = createWaiters();
   let nextSink = 0;
   let nextFile = 0;
   let origin = '';
   let socketModeUrl: string | null = null;
+  const oauth = createOAuthFake();
 
   const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
@@ -93,6 +115,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         posts.push({ id, body: JSON.parse(raw.toString('utf8') || '{}'), at: Date.now() });
         notify();
         return json(res, 200, { ok: true });
+      }
+      if (url.pathname === '/oauth/v2/authorize') {
+        const r = oauth.authorize(url);
+        res.writeHead(r.status, r.location ? { location: r.location } : { 'content-type': 'text/plain' });
+        return res.end(r.error ?? '');
       }
       if (url.pathname.startsWith('/upload/')) {
         const fileId = url.pathname.slice('/upload/'.length);
@@ -115,17 +142,24 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         notify();
         const fail = failures.get(method);
         if (fail) return json(res, 200, { ok: false, error: fail });
+        const bearer = req.headers.authorization?.replace(/^Bearer /, '');
         switch (method) {
+          case 'oauth.v2.access':
+            return json(res, 200, oauth.access(params));
           case 'auth.test':
-            return json(res, 200, {
-              ok: true,
-              url: 'https://linen-test.slack.com/',
-              team: 'Linen Test',
-              user: 'linen',
-              team_id: 'T0LINEN',
-              user_id: 'U0BOT',
-              bot_id: 'B0BOT',
-            });
+            return json(
+              res,
+              200,
+              (bearer && oauth.authTest(bearer)) || {
+                ok: true,
+                url: 'https://linen-test.slack.com/',
+                team: 'Linen Test',
+                user: 'linen',
+                team_id: 'T0LINEN',
+                user_id: 'U0BOT',
+                bot_id: 'B0BOT',
+              },
+            );
           case 'conversations.open':
             return json(res, 200, { ok: true, channel: { id: `D0${String(params.users ?? 'X')}` } });
           case 'chat.postMessage':
@@ -158,6 +192,20 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           case 'apps.connections.open':
             if (socketModeUrl === null) return json(res, 200, { ok: false, error: 'unknown_method' });
             return json(res, 200, { ok: true, url: socketModeUrl });
+          case 'users.info': {
+            const u = users.get(String(params.user));
+            if (!u) return json(res, 200, { ok: false, error: 'user_not_found' });
+            return json(res, 200, {
+              ok: true,
+              user: { id: params.user, is_admin: Boolean(u.isAdmin), is_owner: Boolean(u.isOwner) },
+            });
+          }
+          case 'views.open': {
+            const view = typeof params.view === 'string' ? JSON.parse(params.view) : params.view;
+            views.push({ triggerId: String(params.trigger_id), view, authorization: req.headers.authorization });
+            notify();
+            return json(res, 200, { ok: true, view: { id: `V0${views.length}`, ...view } });
+          }
           case 'conversations.history':
             return json(res, 200, { ok: true, messages: [], has_more: false });
           case 'files.getUploadURLExternal': {
@@ -189,6 +237,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     posts,
     uploads,
     channels,
+    users,
+    views,
     responseUrl() {
       const id = `r${++nextSink}`;
       return { id, url: `${origin}/response/${id}` };
@@ -197,15 +247,18 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     waitForPosts(id, n = 1, timeoutMs = 10_000) {
       return waitFor(
         () => {
-          const got = posts.filter((p) => p.id === id);
+          const got = posts.filter((p) => p.id === id && p.body.text !== INTERIM_TEXT);
           return got.length >= n ? got : undefined;
         },
         timeoutMs,
         `${n} post(s) to ${id}`,
       );
     },
-    waitForCall(method, timeoutMs = 10_000) {
-      return waitFor(() => calls.find((c) => c.method === method), timeoutMs, `a ${method} call`);
+    waitForCall(method, timeoutMs = 10_000, since = 0) {
+      return waitFor(() => calls.slice(since).find((c) => c.method === method), timeoutMs, `a ${method} call`);
+    },
+    waitForView(triggerId, timeoutMs = 10_000) {
+      return waitFor(() => views.find((v) => v.triggerId === triggerId)?.view, timeoutMs, `views.open of ${triggerId}`);
     },
     failMethod(method, error) {
       if (error === null) failures.delete(method);
@@ -214,6 +267,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     setSocketModeUrl(url) {
       socketModeUrl = url;
     },
+    oauth,
+    authorizeUrl: `${origin}/oauth/v2/authorize`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,6 +3,7 @@
  * advisory lock (keyed by the current schema) makes concurrent starts wait for each other, so several
  * replicas starting at once apply each migration exactly once.
  */
+import { WORKSPACE_MIGRATIONS } from '../../workspaces/migrations.ts';
 import type { SqlExecutor } from './sql.ts';
 
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -66,6 +67,7 @@ ALTER TABLE digest_subscriptions ADD COLUMN kind text NOT NULL DEFAULT 'shortfal
 ALTER TABLE digest_subscriptions ADD COLUMN options jsonb NOT NULL DEFAULT '{}';
 `,
   },
+  ...WORKSPACE_MIGRATIONS,
   // Numbered 30: the pacing tables use 30-34.
   {
     version: 30,

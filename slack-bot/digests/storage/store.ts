@@ -98,7 +98,7 @@ export class SqlDigestStore implements DigestStore {
     return this.db.driver;
   }
 
-  get sql(): SqlExecutor {
+  get executor(): SqlExecutor {
     return this.db;
   }
 

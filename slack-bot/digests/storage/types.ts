@@ -1,5 +1,6 @@
-import type { SqlExecutor } from './sql.ts';
 /** What the digest store keeps: subscriptions, scheduled runs, and what each digest showed. */
+import type { SqlExecutor } from './sql.ts';
+
 export type Severity = 'low' | 'medium' | 'high';
 /**
  * What a digest is about: shortfall signals (the first kind), receivables (new overdue invoices and older aging),
@@ -99,8 +100,8 @@ export interface MaterializePlan {
 
 export interface DigestStore {
   readonly driver: 'pglite' | 'pg';
-  /** The database the store lives in, for the bot's other shared state (the pacing of each key). */
-  readonly sql: SqlExecutor;
+  /** The database the store lives in: the workspace tables (installations) are kept beside the digests. */
+  readonly executor: SqlExecutor;
   createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription>;
   getSubscription(id: string): Promise<Subscription | null>;
   listSubscriptions(filter?: {

@@ -14,5 +14,5 @@ describe.skipIf(!PG_URL)('pacing shared by three replicas through PostgreSQL', (
     expect(run.rateLimited).toBe(0);
     // More requests than one window holds, so the replicas had to share the budget to avoid a 429.
     expect(run.requests).toBeGreaterThan(3 * 30);
-  }, 120_000);
+  }, 180_000);
 });

@@ -19,7 +19,7 @@ describe.skipIf(!PG_URL)('pacing kept in PostgreSQL', () => {
   afterAll(() => db.close());
 
   const pacerOn = (store: DigestStore, fingerprint: string) =>
-    new SqlPacer({ db: store.sql, fingerprint, limit: 5, windowMs: 60_000 });
+    new SqlPacer({ db: store.executor, fingerprint, limit: 5, windowMs: 60_000 });
 
   it('grants exactly `limit` slots to a burst of concurrent requests from three replicas', async () => {
     const pacers = replicas.map((r) => pacerOn(r, 'key_burst'));
@@ -29,12 +29,12 @@ describe.skipIf(!PG_URL)('pacing kept in PostgreSQL', () => {
   });
 
   it('dates a slot by its answer, on the database clock', async () => {
-    const pacer = new SqlPacer({ db: replicas[0]!.sql, fingerprint: 'key_settle', limit: 1, windowMs: 60_000 });
+    const pacer = new SqlPacer({ db: replicas[0]!.executor, fingerprint: 'key_settle', limit: 1, windowMs: 60_000 });
     const first = await pacer.acquire();
     expect(first.waitMs).toBe(0);
     await new Promise((r) => setTimeout(r, 300)); // the request's round trip
     await pacer.settle(first.slot);
-    const [row] = await replicas[1]!.sql.query<{ sent: number[] }>(
+    const [row] = await replicas[1]!.executor.query<{ sent: number[] }>(
       "SELECT sent FROM linen_pacing WHERE key_fingerprint = 'key_settle'",
     );
     expect(row!.sent).toHaveLength(1);
@@ -48,15 +48,15 @@ describe.skipIf(!PG_URL)('pacing kept in PostgreSQL', () => {
   });
 
   it('keeps a row per key fingerprint and never the key', async () => {
-    const pacers = keyPacers({ db: replicas[0]!.sql });
+    const pacers = keyPacers({ db: replicas[0]!.executor });
     await pacers.for(KEY).acquire(0);
-    const rows = await replicas[0]!.sql.query<Record<string, unknown>>('SELECT * FROM linen_pacing');
+    const rows = await replicas[0]!.executor.query<Record<string, unknown>>('SELECT * FROM linen_pacing');
     expect(rows.map((r) => r.key_fingerprint)).toContain(keyRefOf(KEY));
     expect(JSON.stringify(rows)).not.toContain(KEY);
   });
 
   it('gives every client of a key the same shared pacer', () => {
-    const pacers = keyPacers({ db: replicas[0]!.sql });
+    const pacers = keyPacers({ db: replicas[0]!.executor });
     expect(pacers.for(KEY)).toBeInstanceOf(SqlPacer);
     expect(pacers.for(KEY)).toBe(pacers.for(KEY));
     expect(pacers.for(`${KEY}x`)).not.toBe(pacers.for(KEY));

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { startHarness } from '../test/support/apps-script-harness.ts';
 import { coldRecalculation, refreshSheets } from '../test/support/refresh-sheet.ts';
+import { Results, round } from './results.ts';
 
 export interface RefreshFigures {
   cells: number;
@@ -20,7 +21,7 @@ export interface RefreshFigures {
   requestsAfterwards: number;
 }
 
-export async function benchRefresh(record: (name: string, value: string) => void): Promise<RefreshFigures> {
+export async function benchRefresh(results: Results): Promise<RefreshFigures> {
   const h = await startHarness({ sandbox: { rateLimit: { limit: 120, windowMs: 60_000 } } });
   try {
     const { sheets, cells } = refreshSheets(h.sb.data, {
@@ -50,10 +51,16 @@ export async function benchRefresh(record: (name: string, value: string) => void
       runMs,
       requestsAfterwards: h.takeFetches().length,
     };
-    record(
-      'sheets: scheduled refresh, 300 cells over 5 customers (target <= pages + 5, 0 x 429)',
-      `${figures.requests} requests for ${figures.distinctPages} distinct pages, ${figures.answered429} answered 429, ${figures.fetchAllCalls} fetchAll calls, ${figures.runMs.toFixed(0)} ms; then ${figures.requestsAfterwards} requests for the 300 cells`,
-    );
+    results.add({
+      id: 'sheets.refresh_requests.300',
+      label: `Sheets: scheduled refresh of 300 cells over 5 customers at the real 120/min (${figures.fetchAllCalls} fetchAll calls, ${round(figures.runMs, 0)} ms; then ${figures.requestsAfterwards} requests for the cells); baseline: the distinct pages the cells need`,
+      value: figures.requests,
+      unit: 'requests',
+      baseline: figures.distinctPages,
+      ratio: figures.distinctPages ? round(figures.requests / figures.distinctPages, 2) : null,
+      target: `<= ${figures.distinctPages + 5} (pages + 5), 0 answered 429`,
+      met: figures.requests <= figures.distinctPages + 5 && figures.answered429 === 0,
+    });
     return figures;
   } finally {
     await h.close();
@@ -61,6 +68,6 @@ export async function benchRefresh(record: (name: string, value: string) => void
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await benchRefresh((name, value) => console.log(`${name.padEnd(72)} ${value}`));
+  await benchRefresh(new Results());
   process.exit(0);
 }

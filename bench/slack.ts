@@ -1,28 +1,37 @@
 /**
- * Slack bot figures: acknowledgement latency of /linen at 50 concurrent commands (signed, over loopback,
- * through Bolt's HTTP receiver), the time until the answer reaches response_url, and how many list
- * requests `/linen ticket TKT-26-00417` costs.
+ * Slack bot figures, each against a floor measured in the same run:
+ * - acknowledgement of /linen at 50 concurrent signed commands (mixed subcommands), p50 and p99, against a
+ *   minimal Bolt app on the same HTTPReceiver that only acks (rounds of the two alternate, so both see the same
+ *   machine);
+ * - time to answer: for balance, signals, ticket, fillrate and help, one command at a time, the time from sending
+ *   the command to its answer at response_url, divided by the sum of the API round trips the bot made for it
+ *   (timed at the bot's own transport): what the bot adds on top of the API.
  *
- * As in production, the bot has its process's event loop to itself: the Linen API (the sandbox) and the
- * load generator (Slack) run in worker threads, the fake Slack Web API and response_url sink in the bot's
- * thread (they only record).
+ * As in production, the bot has its process's event loop to itself: the Linen API (the sandbox) runs in a child
+ * process, the load generator (Slack) in a worker thread, the fake Slack Web API and response_url sinks in the
+ * bot's thread (they only record).
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { createLinenClient } from '../shared/node.ts';
+import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
+import type { AsyncTransport } from '../shared/index.ts';
+import { createLinenClient, UndiciTransport } from '../shared/node.ts';
 import { startBot } from '../slack-bot/app.ts';
 import { loadConfig } from '../slack-bot/config.ts';
 import { createLogger } from '../slack-bot/logger.ts';
 import { startFakeSlack } from '../test/support/slack-fake.ts';
-import { countingTransport } from '../test/support/slack-harness.ts';
-import { commandBody, postSigned } from '../test/support/slack-sign.ts';
-import { startWorkerSandbox } from '../test/support/worker-sandbox.ts';
+import { commandBody } from '../test/support/slack-sign.ts';
+import { Results, ratioOf, round } from './results.ts';
+import { startSandboxProcess } from './sandbox-process.ts';
 
 const KEY = 'lk_live_demo_all_access';
 const TODAY = '2026-11-05';
 const TZ = 'America/Chicago';
 const SECRET = 'benchsigningsecret0123456789abcd';
+const CONCURRENT = 50;
 
 /** Sends form bodies concurrently, signed as Slack does, and returns each acknowledgement time. */
 const LOAD_WORKER = `
@@ -46,25 +55,66 @@ function loadGenerator() {
   const worker = new Worker(LOAD_WORKER, { eval: true });
   worker.setMaxListeners(0);
   return {
-    send: (url: string, secret: string, bodies: string[]) =>
+    send: (url: string, bodies: string[]) =>
       new Promise<{ status: number; ms: number }[]>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
-        worker.postMessage({ url, secret, bodies });
+        worker.postMessage({ url, secret: SECRET, bodies });
       }),
     close: () => worker.terminate(),
   };
 }
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const ms = (x: number) => `${x.toFixed(1)} ms`;
+/** The floor: Bolt's HTTPReceiver and a /linen listener that only acknowledges. */
+async function startFloorApp(slackApiUrl: string): Promise<{ url: string; stop: () => Promise<unknown> }> {
+  const receiver = new HTTPReceiver({
+    signingSecret: SECRET,
+    endpoints: '/slack/events',
+    processBeforeResponse: false,
+  });
+  const app = new App({
+    token: 'xoxb-floor-token',
+    receiver,
+    logLevel: LogLevel.ERROR,
+    clientOptions: { slackApiUrl },
+  });
+  app.command('/linen', async ({ ack }) => {
+    await ack();
+  });
+  const server = (await app.start(0)) as Server;
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`, stop: () => app.stop() };
+}
 
-export async function benchSlack(record: (name: string, value: string) => void): Promise<void> {
-  const sandbox = await startWorkerSandbox({ today: TODAY, timeZone: TZ, rateLimit: { limit: 1e9, windowMs: 60_000 } });
+/** Times every API round trip the bot makes. */
+function timedTransport() {
+  const inner = new UndiciTransport();
+  const calls: { path: string; ms: number }[] = [];
+  const transport: AsyncTransport = {
+    async request(req, opts) {
+      const t = performance.now();
+      const res = await inner.request(req, opts);
+      calls.push({ path: new URL(req.url).pathname, ms: performance.now() - t });
+      return res;
+    },
+    close: () => inner.close(),
+  };
+  return { transport, calls };
+}
+
+const pct = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+export async function benchSlack(results: Results, options: { quick?: boolean } = {}): Promise<void> {
+  const sandbox = await startSandboxProcess({
+    today: TODAY,
+    timeZone: TZ,
+    rateLimit: { limit: 1e9, windowMs: 60_000 },
+  });
   const load = loadGenerator();
   const slack = await startFakeSlack();
-  const counting = countingTransport();
+  const timed = timedTransport();
   const config = loadConfig({
     SLACK_BOT_TOKEN: 'xoxb-bench-token',
     SLACK_SIGNING_SECRET: SECRET,
@@ -79,7 +129,7 @@ export async function benchSlack(record: (name: string, value: string) => void):
     apiKey: KEY,
     baseUrl: sandbox.baseUrl,
     timeZone: TZ,
-    transport: counting.transport,
+    transport: timed.transport,
     pacing: false,
     now,
   });
@@ -89,53 +139,104 @@ export async function benchSlack(record: (name: string, value: string) => void):
     host: '127.0.0.1',
     now,
   });
-  const url = `http://127.0.0.1:${bot.port}/slack/events`;
+  const botUrl = `http://127.0.0.1:${bot.port}/slack/events`;
+  const floor = await startFloorApp(slack.apiUrl);
   try {
-    const texts = ['signals', 'ticket TKT-26-00417', 'balance', 'tickets', 'fillrate Harborview Hotel', 'help'];
-    const round = async (texts: string[]) => {
-      const sinks = Array.from({ length: 50 }, () => slack.responseUrl());
-      const bodies = sinks.map((sink, i) => commandBody({ text: texts[i % texts.length]!, responseUrl: sink.url }));
-      const started = performance.now();
-      const answered = sinks.map((sink) =>
-        slack.waitForPosts(sink.id, 1, 60_000).then(() => performance.now() - started),
-      );
-      const acks = await load.send(url, SECRET, bodies);
+    const mix = ['signals', 'ticket TKT-26-00417', 'balance', 'tickets', 'fillrate Harborview Hotel', 'help'];
+    /** One burst of 50 commands; for the bot, waits until every answer has arrived before the next burst. */
+    const burst = async (url: string, answers: boolean) => {
+      const sinks = Array.from({ length: CONCURRENT }, () => slack.responseUrl());
+      const bodies = sinks.map((sink, i) => commandBody({ text: mix[i % mix.length]!, responseUrl: sink.url }));
+      const answered = answers ? sinks.map((sink) => slack.waitForPosts(sink.id, 1, 60_000)) : [];
+      const acks = await load.send(url, bodies);
       for (const a of acks) if (a.status !== 200) throw new Error(`ack ${a.status}`);
-      const answers = await Promise.all(answered);
-      return acks.map((a, i) => ({ ack: a.ms, answer: answers[i]! }));
+      await Promise.all(answered);
+      return acks.map((a) => a.ms);
     };
-    const measure = async (label: string, mix: string[]) => {
-      await round(mix); // warm-up
-      const acks: number[] = [];
-      const answers: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        for (const r of await round(mix)) {
-          acks.push(r.ack);
-          answers.push(r.answer);
-        }
-      }
-      acks.sort((a, b) => a - b);
-      answers.sort((a, b) => a - b);
-      record(`slack: ack, 50 concurrent ${label} (300 commands)`, `p50 ${ms(pct(acks, 50))}, p99 ${ms(pct(acks, 99))}`);
-      record(
-        `slack: answer at response_url, 50 concurrent ${label}`,
-        `p50 ${ms(pct(answers, 50))}, p99 ${ms(pct(answers, 99))}`,
-      );
-    };
-    await measure('/linen help', ['help']);
-    await measure('mixed /linen commands', texts);
+    await burst(botUrl, true); // warm-up
+    await burst(floor.url, false);
+    const botAcks: number[] = [];
+    const floorAcks: number[] = [];
+    for (let i = 0; i < (options.quick ? 3 : 8); i++) {
+      botAcks.push(...(await burst(botUrl, true)));
+      floorAcks.push(...(await burst(floor.url, false)));
+    }
+    const [p50, p99, f50, f99] = [pct(botAcks, 50), pct(botAcks, 99), pct(floorAcks, 50), pct(floorAcks, 99)];
+    const n = botAcks.length;
+    results.add({
+      id: 'slack.ack_p50_ms',
+      label: `Slack: acknowledgement p50, ${CONCURRENT} concurrent mixed /linen commands (${n}); baseline: an ack-only Bolt app`,
+      value: round(p50),
+      unit: 'ms',
+      baseline: round(f50),
+      ratio: ratioOf(p50, f50),
+    });
+    results.add({
+      id: 'slack.ack_p99_ms',
+      label: `Slack: acknowledgement p99, ${CONCURRENT} concurrent mixed /linen commands (${n}); baseline: an ack-only Bolt app`,
+      value: round(p99),
+      unit: 'ms',
+      baseline: round(f99),
+      ratio: ratioOf(p99, f99),
+      target: '< 50 ms',
+      met: p99 < 50,
+    });
+    results.add({
+      id: 'slack.ack_floor_p99_ms',
+      label: `Slack: acknowledgement p99 of the ack-only Bolt app (the floor), ${CONCURRENT} concurrent`,
+      value: round(f99),
+      unit: 'ms',
+    });
+    results.add({
+      id: 'slack.ack_p99_over_floor',
+      label: 'Slack: acknowledgement p99, the bot over the floor (difference in ms; ratio the bot / the floor)',
+      value: round(p99 - f99),
+      unit: 'ms',
+      ratio: ratioOf(p99, f99),
+      target: 'ratio <= 2',
+      met: p99 <= 2 * f99,
+    });
 
-    const before = counting.paths.length;
-    const sink = slack.responseUrl();
-    await postSigned(url, SECRET, commandBody({ text: 'ticket TKT-26-00417', responseUrl: sink.url }));
-    const [answer] = await slack.waitForPosts(sink.id);
-    if (!String(answer!.body.text).startsWith('TKT-26-00417'))
-      throw new Error(`ticket not found: ${answer!.body.text}`);
-    const lists = counting.paths.slice(before).filter((p) => p.endsWith('/quality-tickets')).length;
-    const tickets = sandbox.data.tickets.filter((t) => t.ticket_number.startsWith('TKT-26')).length;
-    record('slack: /linen ticket TKT-26-00417 list requests', `${lists} (of ${tickets} tickets in 2026)`);
+    // Time to answer, one command at a time.
+    const samples = options.quick ? 3 : 7;
+    for (const [name, text] of [
+      ['balance', 'balance'],
+      ['signals', 'signals'],
+      ['ticket', 'ticket TKT-26-00417'],
+      ['fillrate', 'fillrate Harborview Hotel'],
+      ['help', 'help'],
+    ] as const) {
+      const answerMs: number[] = [];
+      const apiMs: number[] = [];
+      let requests = 0;
+      for (let i = 0; i <= samples; i++) {
+        const from = timed.calls.length;
+        const sink = slack.responseUrl();
+        const started = performance.now();
+        const posted = slack.waitForPosts(sink.id, 1, 60_000);
+        const [ack] = await load.send(botUrl, [commandBody({ text, responseUrl: sink.url })]);
+        if (ack!.status !== 200) throw new Error(`ack ${ack!.status}`);
+        await posted;
+        if (i === 0) continue; // warm-up
+        answerMs.push(performance.now() - started);
+        const calls = timed.calls.slice(from);
+        apiMs.push(calls.reduce((s, c) => s + c.ms, 0));
+        requests = calls.length;
+      }
+      const answer = pct(answerMs, 50);
+      const api = pct(apiMs, 50);
+      results.add({
+        id: `slack.answer_overhead.${name}`,
+        label: `Slack: /linen ${text}, time to the answer at response_url (median; ${requests} API request${requests === 1 ? '' : 's'}); baseline: the sum of those API round trips`,
+        value: round(answer),
+        unit: 'ms',
+        baseline: requests ? round(api) : null,
+        ratio: requests ? ratioOf(answer, api) : null,
+      });
+    }
   } finally {
     await bot.stop();
+    await floor.stop();
     await load.close();
     await slack.close();
     await sandbox.close();
@@ -143,5 +244,6 @@ export async function benchSlack(record: (name: string, value: string) => void):
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await benchSlack((name, value) => console.log(`${name.padEnd(64)} ${value}`));
+  await benchSlack(new Results(), { quick: process.argv.includes('--quick') });
+  process.exit(0);
 }

@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import type { LinenClient } from '../../shared/index.ts';
 import { type Clock, systemClock, systemTimers, type Timers } from './clock.ts';
 import { consoleLogger, DigestEngine, type EngineOptions, type Logger } from './engine.ts';
-import { runDigestTick, type TickResult } from './runner.ts';
+import { DEFAULT_CLAIM_LIMIT, type KeySnapshot, runDigestTick, type TickResult } from './runner.ts';
 import { ChannelPacer, type SlackClient } from './slack.ts';
 import type { DigestStore } from './storage/types.ts';
 
@@ -21,7 +21,7 @@ export { type DigestStore, openDigestStore } from './storage/index.ts';
 
 /** A tick lands this long after a due time (timers may fire a hair early against the wall clock). */
 const DUE_MARGIN_MS = 10;
-/** The shortest wait, when something is already due (another replica holds it, or the claim limit was hit). */
+/** The shortest wait, when something is already due that this worker could not claim (another replica holds it). */
 const MIN_WAIT_MS = 1000;
 
 export interface DigestWorkerOptions {
@@ -71,6 +71,9 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
   const pacer = new ChannelPacer(options.pacingMs ?? 1000);
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
+  const claimLimit = options.claimLimit ?? DEFAULT_CLAIM_LIMIT;
+  // Shared by the ticks that work through one backlog (see TickDeps.keySnapshots); renewed once it is done.
+  let keySnapshots = new Map<string, KeySnapshot>();
   let running: Promise<TickResult> | null = null;
   let stopped = false;
   let timer: unknown = null;
@@ -85,7 +88,8 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
           slack: options.slack,
           linenClientFor: options.linenClientFor,
           pacer,
-          claimLimit: options.claimLimit,
+          claimLimit,
+          keySnapshots,
         }),
       );
     running = next;
@@ -107,11 +111,17 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
     if (!due) return max;
     return Math.min(max, Math.max(MIN_WAIT_MS, due.getTime() - clock.now().getTime() + DUE_MARGIN_MS));
   };
+  /** A full batch leaves more due runs behind: the next tick follows at once, on the same key data. */
+  const afterTick = (r: TickResult | undefined): Promise<number> | number => {
+    if (r && r.claimed >= claimLimit) return 0;
+    keySnapshots = new Map();
+    return nextWait();
+  };
   const loop = () => {
     if (stopped) return;
     tick()
-      .catch(() => {})
-      .then(nextWait)
+      .catch(() => undefined)
+      .then(afterTick)
       .then((ms) => {
         if (!stopped) timer = timers.after(ms, loop);
       });

@@ -29,15 +29,23 @@ export interface TickDeps {
   /** The client for a subscription's key reference (see `clientsByKeyRef`), or a stored key being opened. */
   linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
   pacer: ChannelPacer;
-  /** Runs claimed per tick (default 500). */
+  /** Runs claimed per tick (default DEFAULT_CLAIM_LIMIT). */
   claimLimit?: number;
+  /**
+   * Each key's data, by key reference, carried from the previous tick: the worker passes the same map to the ticks
+   * that work through one backlog of due runs (each claiming a full batch), so a key's data is fetched once for
+   * all of them, not once a tick. Default: a map for this tick alone.
+   */
+  keySnapshots?: Map<string, KeySnapshot>;
 }
+
+export const DEFAULT_CLAIM_LIMIT = 500;
 
 export interface TickResult {
   materialized: number;
   skippedAtMaterialize: number;
   claimed: number;
-  /** Signal list walks made this tick: one per API key with due shortfall digests. */
+  /** Signal list walks made this tick: one per API key with due shortfall digests not fetched by an earlier tick. */
   signalFetches: number;
   outcomes: Partial<Record<RunOutcome, number>>;
 }
@@ -163,7 +171,7 @@ export async function digestFor(
 export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
   const { engine } = deps;
   const mat = await engine.materialize();
-  const runs = await engine.claim(deps.claimLimit ?? 500);
+  const runs = await engine.claim(deps.claimLimit ?? DEFAULT_CLAIM_LIMIT);
   const result: TickResult = {
     materialized: mat.created,
     skippedAtMaterialize: mat.skipped,
@@ -179,7 +187,7 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
     runs.map((r) => ({ subscriptionId: r.subscriptionId, before: r.scheduledFor })),
   );
   previous.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
-  const snapshots = new Map<string, KeySnapshot>();
+  const snapshots = deps.keySnapshots ?? new Map<string, KeySnapshot>();
   const snapshotOf = (keyRef: string) => {
     let s = snapshots.get(keyRef);
     if (!s) {

@@ -16,14 +16,16 @@ const { parentPort, workerData } = require('node:worker_threads');
   const backing = store.remoteBacking(workerData.port);
   const http = new helpers.BlockingTransport();
   const world = fakes.createWorld({ backing, http, htmlDir: workerData.dir, spreadsheetTimeZone: workerData.tz });
-  const scripts = fakes.loadProject(workerData.dir);
+  const scripts = fakes.loadProject(workerData.dir, workerData.files);
   parentPort.postMessage('ready');
   Atomics.wait(new Int32Array(workerData.go), 0, 0);
+  const started = performance.now();
   const results = workerData.cells.map(([name, args]) => {
     const r = fakes.runOnce(world, scripts, 'custom', name, ...args);
     return r.error !== undefined ? { error: r.error } : { value: fakes.plain(r.value) };
   });
-  parentPort.postMessage({ results, fetches: world.fetches.map((f) => ({ url: f.url, status: f.status })) });
+  const ms = performance.now() - started;
+  parentPort.postMessage({ results, fetches: world.fetches.map((f) => ({ url: f.url, status: f.status })), ms });
   await http.close();
 })().catch((e) => parentPort.postMessage({ error: String((e && e.stack) || e) }));
 `;
@@ -31,6 +33,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 export interface WorkerOutcome {
   results: { value?: unknown; error?: string }[];
   fetches: { url: string; status: number | 'failed' }[];
+  /** From the common start to this worker's last cell (thread start-up excluded). */
+  ms: number;
 }
 
 export async function runSimultaneously(options: {
@@ -39,6 +43,8 @@ export async function runSimultaneously(options: {
   store: StoreWorker;
   /** One list of cells per worker: `[functionName, args]`. */
   cells: [string, unknown[]][][];
+  /** The project's files in load order; default Code.js alone. */
+  files?: string[];
 }): Promise<WorkerOutcome[]> {
   const go = new SharedArrayBuffer(4);
   const entry = (p: string) => new URL(p, import.meta.url).href;
@@ -57,6 +63,7 @@ export async function runSimultaneously(options: {
           port,
           go,
           cells,
+          files: options.files,
         },
         transferList: [port],
       });

@@ -103,12 +103,22 @@ export class SqlDigestStore implements DigestStore {
   }
 
   async createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription> {
-    const rows = await this.db.query(
+    // Ids are short enough to type in a command, so among thousands of subscriptions two can be drawn alike:
+    // a taken id is skipped and another drawn.
+    for (;;) {
+      const [row] = await this.insertSubscription(newId('d', 5), s, now, nextRunAt);
+      if (row) return toSubscription(row);
+    }
+  }
+
+  private insertSubscription(id: string, s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Row[]> {
+    return this.db.query(
       `INSERT INTO digest_subscriptions (id, team_id, key_ref, channel_id, cadence, time_of_day, time_zone, customer_ids,
          min_severity, all_clear, status, created_by, created_at, updated_at, next_run_at, kind, options)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, 'active', $11, $12, $12, $13, $14, $15::jsonb) RETURNING *`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, 'active', $11, $12, $12, $13, $14, $15::jsonb)
+       ON CONFLICT (id) DO NOTHING RETURNING *`,
       [
-        newId('d', 5),
+        id,
         s.teamId ?? null,
         s.keyRef,
         s.channelId,
@@ -125,7 +135,6 @@ export class SqlDigestStore implements DigestStore {
         JSON.stringify(s.options ?? {}),
       ],
     );
-    return toSubscription(rows[0]!);
   }
 
   async getSubscription(id: string): Promise<Subscription | null> {

@@ -7,7 +7,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type App as AppType, type Authorize, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
+import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
 import { secretsOf } from './config.ts';
@@ -33,6 +33,7 @@ import { ConnectionStore } from './workspaces/connection-store.ts';
 import { registerWorkspaceEvents } from './workspaces/events.ts';
 import { INSTALL_PATH, installReceiverOptions, REDIRECT_PATH } from './workspaces/install.ts';
 import { SqlInstallationStore } from './workspaces/installation-store.ts';
+import { type TeamAuthorize, teamSlackClients } from './workspaces/team-slack.ts';
 import {
   connectedWorkspaceLinen,
   type ServiceFactory,
@@ -176,14 +177,18 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   );
   // The digest engine does its own retries and Retry-After waits, so its Slack client does none; a call Slack never
   // answers ends after 30 s (a hung post then counts as an unsure one: the history is searched before a retry).
-  const digestSlack = new WebClient(config.slack.botToken, {
+  // In multi-workspace mode each workspace's digests post with a client of these settings and its own token.
+  const digestClientOptions: WebClientOptions = {
     ...clientOptions,
     logger,
     logLevel: logger.getLevel(),
     timeout: 30_000,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
-  });
+  };
+  const digestSlack = new WebClient(config.slack.botToken, { ...digestClientOptions });
+  // Multi-workspace mode: the tokens of each workspace, as Bolt authorizes its requests (set below for Bolt's OAuth).
+  let teamAuthorize: TeamAuthorize | undefined = multi?.authorize;
   const keyRef = config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined;
   const host = options.host ?? config.host;
   let app: AppType;
@@ -214,6 +219,9 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       ...multiWorkspaceReceiverOptions(config, store),
     });
     // Bolt's server calls `requestListener` for every request: the checks go in front of it.
+    // Bolt's OAuth: the installer that authorizes each request also gives the digest worker its tokens.
+    const installer = receiver.installer;
+    if (multi && installer) teamAuthorize ??= (source) => installer.authorize(source);
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       paths: [EVENTS_PATH],
       warn: (line) => logger.warn(line),
@@ -275,9 +283,13 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     const linenClientFor = connections
       ? (ref: string) => workspaces.clientForKeyRef(ref)
       : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.backgroundClient);
+    // Multi-workspace mode: each subscription posts with its own workspace's token, never with another's.
+    const slack = teamAuthorize
+      ? teamSlackClients({ authorize: teamAuthorize, clientOptions: digestClientOptions })
+      : digestSlack;
     worker = startDigestWorker({
       store,
-      slack: digestSlack,
+      slack,
       linenClientFor,
       logger: digestLogger(logger),
       graceMs: config.digests.graceMinutes * 60_000,

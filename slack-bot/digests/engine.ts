@@ -125,11 +125,11 @@ export class DigestEngine {
     run: DigestRun,
     sub: Subscription | null,
     digest: () => Promise<Digest>,
-    slack: SlackClient,
+    slackOf: () => Promise<SlackClient | null>,
     pacer: ChannelPacer,
   ): Promise<RunOutcome> {
     try {
-      return await this.#execute(run, sub, digest, slack, pacer);
+      return await this.#execute(run, sub, digest, slackOf, pacer);
     } catch (err) {
       // The store could not record the outcome (a database restart): the run keeps its lease and is taken again
       // when it ends; a `posting` run then looks for its message in the channel before posting.
@@ -145,7 +145,7 @@ export class DigestEngine {
     run: DigestRun,
     sub: Subscription | null,
     digest: () => Promise<Digest>,
-    slack: SlackClient,
+    slackOf: () => Promise<SlackClient | null>,
     pacer: ChannelPacer,
   ): Promise<RunOutcome> {
     const { store, workerId } = this;
@@ -160,6 +160,14 @@ export class DigestEngine {
       );
       return 'skipped';
     }
+    // The subscription's workspace's client (a rotating token is refreshed first); none: the app is uninstalled.
+    const resolved = await slackOf().then(
+      (client) => ({ client }),
+      (error: unknown) => ({ error }),
+    );
+    if ('error' in resolved) return this.fail(run, sub, resolved.error, null);
+    const slack = resolved.client;
+    if (!slack) return this.#stopUninstalled(run, sub);
     const channel = run.channelId ?? sub.channelId;
     try {
       let built: Digest | null = null;
@@ -252,7 +260,22 @@ export class DigestEngine {
     }
   }
 
-  private async fail(run: DigestRun, sub: Subscription, err: unknown, slack: SlackClient): Promise<RunOutcome> {
+  /**
+   * The subscription's workspace has no installation any more (uninstalled while a run was due): the run is skipped
+   * and the subscription stopped, quietly (there is no token left to tell its creator with).
+   */
+  async #stopUninstalled(run: DigestRun, sub: Subscription): Promise<RunOutcome> {
+    const now = this.clock.now();
+    await this.store.endRun(run.id, this.workerId, now, 'skipped', 'workspace not installed');
+    await this.store.markFailing(sub.id, 'the app is no longer installed in its workspace', now);
+    this.logger.warn('stopped a digest whose workspace no longer has the app installed', {
+      subscription: sub.id,
+      team: sub.teamId,
+    });
+    return 'skipped';
+  }
+
+  private async fail(run: DigestRun, sub: Subscription, err: unknown, slack: SlackClient | null): Promise<RunOutcome> {
     const now = this.clock.now();
     const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
     // The key reference no longer matches a configured key (rotated away): no retry can fix that.
@@ -267,6 +290,7 @@ export class DigestEngine {
           code,
           reason,
         });
+        if (!slack) return 'failed';
         await withSlackRetry(
           () =>
             slack.chat.postMessage({

@@ -11,7 +11,7 @@ import type { LinenClient } from '../../shared/index.ts';
 import { type Clock, systemClock, systemTimers, type Timers } from './clock.ts';
 import { consoleLogger, DigestEngine, type EngineOptions, type Logger } from './engine.ts';
 import { DEFAULT_CLAIM_LIMIT, type KeySnapshot, runDigestTick, type TickResult } from './runner.ts';
-import { ChannelPacer, type SlackClient } from './slack.ts';
+import { ChannelPacer, type DigestSlack } from './slack.ts';
 import type { DigestStore } from './storage/types.ts';
 
 export type { Clock, Timers } from './clock.ts';
@@ -26,7 +26,8 @@ const MIN_WAIT_MS = 1000;
 
 export interface DigestWorkerOptions {
   store: DigestStore;
-  slack: SlackClient;
+  /** One client for every subscription, or each subscription's workspace's own (multi-workspace mode). */
+  slack: DigestSlack;
   /** The client for a subscription's key reference (see `clientsByKeyRef`). */
   linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
   clock?: Clock;

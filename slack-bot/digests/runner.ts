@@ -18,14 +18,15 @@ import { buildDigest, type Digest } from './content.ts';
 import type { DigestEngine, RunOutcome } from './engine.ts';
 import { customerScope } from './kinds.ts';
 import { buildReceivablesDigest, type InvoiceSnapshot } from './receivables.ts';
-import type { ChannelPacer, SlackClient } from './slack.ts';
+import type { ChannelPacer, DigestSlack, SlackClient } from './slack.ts';
 import type { DigestRun, DigestStore, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
 import { buildTicketChangesDigest, type TicketSnapshot } from './ticket-changes.ts';
 import { dayInZoneOf, titleOf } from './time.ts';
 
 export interface TickDeps {
   engine: DigestEngine;
-  slack: SlackClient;
+  /** One client, or each subscription's workspace's own (resolved once per workspace and tick). */
+  slack: DigestSlack;
   /** The client for a subscription's key reference (see `clientsByKeyRef`), or a stored key being opened. */
   linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
   pacer: ChannelPacer;
@@ -168,6 +169,23 @@ export async function digestFor(
   }
 }
 
+/**
+ * The client for a subscription's workspace, looked up once per workspace for the tick: its runs share it, and a
+ * rotating token is refreshed by one lookup, not by each run at once.
+ */
+function workspaceSlack(slack: DigestSlack): (teamId: string | null) => Promise<SlackClient | null> {
+  if (typeof slack !== 'function') return async () => slack;
+  const byTeam = new Map<string | null, Promise<SlackClient | null>>();
+  return (teamId) => {
+    let p = byTeam.get(teamId);
+    if (!p) {
+      p = slack(teamId);
+      byTeam.set(teamId, p);
+    }
+    return p;
+  };
+}
+
 export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
   const { engine } = deps;
   const mat = await engine.materialize();
@@ -197,6 +215,8 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
     return s;
   };
 
+  const slackOf = workspaceSlack(deps.slack);
+
   await Promise.all(
     runs.map(async (run, i) => {
       const sub = subs.get(run.subscriptionId) ?? null;
@@ -211,7 +231,7 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
             snapshotOf(sub!.keyRef),
             previous.then((p) => p[i] ?? null),
           ),
-        deps.slack,
+        () => slackOf(sub?.teamId ?? null),
         deps.pacer,
       );
       result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;

@@ -6,6 +6,15 @@ import type { WebClient } from '@slack/web-api';
 
 export type SlackClient = Pick<WebClient, 'chat' | 'conversations'>;
 
+/**
+ * Multi-workspace mode: the client of a workspace's own bot token, by team id; null when the workspace has no
+ * installation (its subscriptions are then stopped, never posted with another workspace's token).
+ */
+export type SlackForTeam = (teamId: string | null) => Promise<SlackClient | null>;
+
+/** One client for every subscription (single-workspace mode), or one per workspace. */
+export type DigestSlack = SlackClient | SlackForTeam;
+
 /** Errors that will not go away by retrying: the subscription is marked failing and its creator told. */
 export const PERMANENT_ERRORS = new Set([
   'not_in_channel',

@@ -1,0 +1,50 @@
+/**
+ * The digest worker's Slack client per workspace (multi-workspace mode): each subscription posts with its own
+ * workspace's bot token, read through the same authorize Bolt uses for requests (InstallProvider.authorize over the
+ * installation store, which refreshes a rotating bot token before it expires). One WebClient is kept per team (a
+ * small LRU) and made anew when the team's token changes. A workspace without an installation gets null.
+ */
+import { WebClient, type WebClientOptions } from '@slack/web-api';
+import type { SlackForTeam } from '../digests/slack.ts';
+import { InstallationNotFoundError } from './installation-store.ts';
+import { Lru } from './lru.ts';
+
+/** A workspace's tokens by team id: Bolt's `Authorize`, or `InstallProvider.authorize`. */
+export type TeamAuthorize = (source: {
+  teamId: string;
+  enterpriseId: undefined;
+  isEnterpriseInstall: false;
+}) => Promise<{ botToken?: string | undefined }>;
+
+export interface TeamSlackOptions {
+  authorize: TeamAuthorize;
+  /** Every client's settings (the digest worker's: no retries, rate limits rejected, a timeout). */
+  clientOptions: WebClientOptions;
+  /** Teams whose client is kept (default 200). */
+  capacity?: number;
+}
+
+/** InstallProvider.authorize wraps the store's error in its own, as the cause. */
+const isNotInstalled = (err: unknown) =>
+  err instanceof InstallationNotFoundError || (err instanceof Error && err.cause instanceof InstallationNotFoundError);
+
+export function teamSlackClients(options: TeamSlackOptions): SlackForTeam {
+  const clients = new Lru<string, { token: string; client: WebClient }>(options.capacity ?? 200);
+  return async (teamId) => {
+    if (!teamId) return null;
+    let token: string | undefined;
+    try {
+      ({ botToken: token } = await options.authorize({ teamId, enterpriseId: undefined, isEnterpriseInstall: false }));
+    } catch (err) {
+      if (isNotInstalled(err)) return null;
+      throw err;
+    }
+    if (!token) return null;
+    const kept = clients.get(teamId);
+    if (kept?.token === token) return kept.client;
+    // A copy: the client adds its own settings to the object it is given.
+    const client = new WebClient(token, { ...options.clientOptions });
+    clients.set(teamId, { token, client });
+    return client;
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Digests in installed workspaces, end to end: two workspaces install through /slack/install and
+ * /slack/oauth_redirect, each connects its own key and subscribes a digest in a channel, and the worker posts each
+ * digest with its own workspace's bot token (never the other's), refreshes a rotating token that has expired before
+ * it posts, tells a creator with the workspace's own token, and stops a subscription whose workspace has no
+ * installation any more without posting it.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../slack-bot/digests/clock.ts';
+import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
+import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
+import { drivers, openTestDb, type TestDb } from '../../support/digest-db.ts';
+import { allText, type BotUnderTest, type Harness, startHarness } from '../../support/slack-harness.ts';
+import { addWorkspace, installWorkspace } from '../../support/slack-install.ts';
+import { ADMIN, connectThroughModal, knowUsers } from '../../support/workspace-bot.ts';
+
+const TEAM_A = 'T0AAA';
+const TEAM_B = 'T0BBB';
+const KEY_A = 'lk_live_demo_mercy_ops';
+const KEY_B = 'lk_live_demo_harbor_hotel';
+
+describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
+  let h: Harness;
+  let db: TestDb;
+  let bot: BotUnderTest;
+  const encryptionKey = randomBytes(32).toString('base64');
+  // The digest worker's clock: Fri 20 Nov 2026, 12:00 CST, as the harness's command clock.
+  const clock = new ManualClock('2026-11-20T18:00:00Z');
+
+  /** The workspace a token was issued to, as Slack knows it. */
+  const teamOfToken = (authorization: string | undefined) =>
+    h.slack.oauth.authTest(authorization?.replace(/^Bearer /, '') ?? '')?.team_id;
+  const callsTo = (method: string, channel: string, since: number) =>
+    h.slack.calls.slice(since).filter((c) => c.method === method && c.params.channel === channel);
+  /** Subscribes a tickets digest in a new channel of the workspace (its first digest is never quiet). */
+  const subscribe = async (teamId: string, channelId: string) => {
+    h.slack.channels.set(channelId, { name: channelId.toLowerCase(), member: true });
+    const answer = await bot.ask('digest subscribe tickets', { teamId, channelId, userId: ADMIN });
+    expect(allText(answer)).toMatch(/Subscribed/);
+  };
+  const tickAt = (iso: string) => {
+    clock.set(iso);
+    return bot.bot.digests.worker!.tick();
+  };
+
+  beforeAll(async () => {
+    h = await startHarness();
+    knowUsers(h);
+    for (const t of [TEAM_A, TEAM_B]) addWorkspace(h.slack, t);
+    db = await openTestDb(driver);
+    await db.store.executor.query('TRUNCATE slack_installations, workspace_connections CASCADE');
+    bot = await h.startBotWith(
+      {
+        SLACK_BOT_TOKEN: undefined,
+        LINEN_API_KEY: undefined,
+        SLACK_CLIENT_ID: h.slack.oauth.clientId,
+        SLACK_CLIENT_SECRET: h.slack.oauth.clientSecret,
+        SLACK_STATE_SECRET: 'state-secret-0123456789abcdef',
+        SLACK_OAUTH_AUTHORIZE_URL: h.slack.authorizeUrl,
+        LINEN_ENCRYPTION_KEY: encryptionKey,
+      },
+      { start: { digestStore: db.store, digests: { clock, tickMs: 3_600_000, pacingMs: 0 } } },
+    );
+    const origin = `http://127.0.0.1:${bot.bot.port}`;
+    h.slack.oauth.redirectUrl = `${origin}/slack/oauth_redirect`;
+    for (const team of [TEAM_A, TEAM_B]) expect((await installWorkspace(origin, team)).status).toBe(200);
+    for (const [teamId, apiKey] of [
+      [TEAM_A, KEY_A],
+      [TEAM_B, KEY_B],
+    ] as const) {
+      expect((await connectThroughModal(h, bot, { teamId, apiKey })).response_action).toBe('update');
+    }
+    // Starting an embedded database (PGlite) is the slow part of this hook on a busy machine.
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+    await db?.close();
+  });
+
+  it("each workspace's digest posts with its own workspace's bot token, never the other's", async () => {
+    await subscribe(TEAM_A, 'C0AROOM01');
+    await subscribe(TEAM_B, 'C0BROOM01');
+    const since = h.slack.calls.length;
+    // Saturday 07:00 CST: both first digests are due.
+    const tick = await tickAt('2026-11-21T13:00:20Z');
+    expect(tick.outcomes).toEqual({ posted: 2 });
+    const [postA] = callsTo('chat.postMessage', 'C0AROOM01', since);
+    const [postB] = callsTo('chat.postMessage', 'C0BROOM01', since);
+    expect(teamOfToken(postA?.authorization)).toBe(TEAM_A);
+    expect(teamOfToken(postB?.authorization)).toBe(TEAM_B);
+    expect(postA!.authorization).not.toBe(postB!.authorization);
+    expect(JSON.stringify(postA!.params)).toContain('Mercy General Hospital');
+    expect(JSON.stringify(postB!.params)).toContain('Harborview Hotel');
+  });
+
+  it("a workspace's expired bot token is refreshed before its digest posts", async () => {
+    const installations = new SqlInstallationStore({
+      db: db.store.executor,
+      box: new SecretBox({ current: encryptionKey }),
+    });
+    await subscribe(TEAM_A, 'C0AROOM02');
+    // The token expires after the command (whose own request would have refreshed it), before the digest is due.
+    const query = { teamId: TEAM_A, enterpriseId: undefined, isEnterpriseInstall: false };
+    const installed = await installations.fetchInstallation(query);
+    const oldToken = installed.bot!.token;
+    await installations.storeInstallation({
+      ...installed,
+      bot: { ...installed.bot!, expiresAt: Math.floor(Date.now() / 1000) - 60 },
+    });
+    const since = h.slack.calls.length;
+    await tickAt('2026-11-22T13:00:20Z');
+    const refreshes = h.slack.calls
+      .slice(since)
+      .filter((c) => c.method === 'oauth.v2.access' && c.params.grant_type === 'refresh_token');
+    expect(refreshes).toHaveLength(1);
+    const [post] = callsTo('chat.postMessage', 'C0AROOM02', since);
+    const newToken = (await installations.fetchInstallation(query)).bot!.token;
+    expect(newToken).not.toBe(oldToken);
+    expect(post?.authorization).toBe(`Bearer ${newToken}`);
+    expect(teamOfToken(post?.authorization)).toBe(TEAM_A);
+  });
+
+  it("a creator is told of a stopped digest with the workspace's own token", async () => {
+    await subscribe(TEAM_A, 'C0AROOM03');
+    await subscribe(TEAM_B, 'C0BROOM03');
+    // Every post now fails for good: each subscription stops and its creator gets a direct message.
+    h.slack.failMethod('chat.postMessage', 'not_in_channel');
+    try {
+      const since = h.slack.calls.length;
+      await tickAt('2026-11-23T13:00:20Z');
+      const dms = h.slack.calls
+        .slice(since)
+        .filter((c) => c.method === 'chat.postMessage' && c.params.channel === ADMIN);
+      const told = dms.map((c) => [teamOfToken(c.authorization), String(c.params.text)]);
+      expect(told.filter(([, text]) => /C0AROOM03/.test(text!)).map(([team]) => team)).toEqual([TEAM_A]);
+      expect(told.filter(([, text]) => /C0BROOM03/.test(text!)).map(([team]) => team)).toEqual([TEAM_B]);
+    } finally {
+      h.slack.failMethod('chat.postMessage', null);
+    }
+  });
+
+  it('a subscription whose workspace has no installation is stopped with a log line, never posted', async () => {
+    await subscribe(TEAM_A, 'C0AROOM04');
+    await subscribe(TEAM_B, 'C0BROOM04');
+    // The installation went while the subscription stayed (an uninstall racing the worker).
+    await db.store.executor.query('DELETE FROM slack_installations WHERE team_id = $1', [TEAM_B]);
+    const since = h.slack.calls.length;
+    await tickAt('2026-11-24T13:00:20Z');
+    expect(callsTo('chat.postMessage', 'C0BROOM04', since)).toEqual([]);
+    expect(
+      h.slack.calls.slice(since).filter((c) => c.authorization && teamOfToken(c.authorization) === TEAM_B),
+    ).toEqual([]);
+    expect(callsTo('chat.postMessage', 'C0AROOM04', since)).toHaveLength(1);
+    const subs = await db.store.listSubscriptions({ teamId: TEAM_B, channelId: 'C0BROOM04' });
+    expect(subs.map((s) => s.status)).toEqual(['failing']);
+    await bot.waitForLog(/stopped a digest whose workspace no longer has the app installed.*T0BBB/);
+    expect(bot.logs.join('\n')).not.toContain(KEY_B);
+  });
+});

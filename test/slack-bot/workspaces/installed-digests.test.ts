@@ -2,8 +2,8 @@
  * Digests in installed workspaces, end to end: two workspaces install through /slack/install and
  * /slack/oauth_redirect, each connects its own key and subscribes a digest in a channel, and the worker posts each
  * digest with its own workspace's bot token (never the other's), refreshes a rotating token that has expired before
- * it posts, tells a creator with the workspace's own token, and stops a subscription whose workspace has no
- * installation any more without posting it.
+ * it posts, searches a channel's history and tells a creator with the workspace's own token, and stops a
+ * subscription whose workspace has no installation any more without posting it.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,21 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     expect(teamOfToken(post?.authorization)).toBe(TEAM_A);
   });
 
+  it("after an unsure post, the channel's history is searched with the workspace's own token", async () => {
+    await subscribe(TEAM_B, 'C0BROOM02');
+    // A 5xx-like answer may hide a message that went out: each retry first looks for it in the channel.
+    h.slack.failMethod('chat.postMessage', 'internal_error');
+    try {
+      const since = h.slack.calls.length;
+      await tickAt('2026-11-23T13:00:20Z');
+      const searches = callsTo('conversations.history', 'C0BROOM02', since);
+      expect(searches.length).toBeGreaterThan(0);
+      expect(searches.map((c) => teamOfToken(c.authorization))).toEqual(searches.map(() => TEAM_B));
+    } finally {
+      h.slack.failMethod('chat.postMessage', null);
+    }
+  });
+
   it("a creator is told of a stopped digest with the workspace's own token", async () => {
     await subscribe(TEAM_A, 'C0AROOM03');
     await subscribe(TEAM_B, 'C0BROOM03');
@@ -128,7 +143,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     h.slack.failMethod('chat.postMessage', 'not_in_channel');
     try {
       const since = h.slack.calls.length;
-      await tickAt('2026-11-23T13:00:20Z');
+      await tickAt('2026-11-24T13:00:20Z');
       const dms = h.slack.calls
         .slice(since)
         .filter((c) => c.method === 'chat.postMessage' && c.params.channel === ADMIN);
@@ -147,7 +162,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     // The installation went while the subscription stayed (an uninstall racing the worker).
     await db.store.executor.query('DELETE FROM slack_installations WHERE team_id = $1', [TEAM_B]);
     const since = h.slack.calls.length;
-    await tickAt('2026-11-24T13:00:20Z');
+    await tickAt('2026-11-25T13:00:20Z');
     expect(callsTo('chat.postMessage', 'C0BROOM04', since)).toEqual([]);
     expect(
       h.slack.calls.slice(since).filter((c) => c.authorization && teamOfToken(c.authorization) === TEAM_B),

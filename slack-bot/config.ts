@@ -147,6 +147,15 @@ export function isConsoleMode(env: Env): boolean {
   return SLACK_VARS.every((n) => text(env, n) === undefined);
 }
 
+/** Where the bot's store is: `DATABASE_URL` (PostgreSQL), else PGlite under `LINEN_DATA_DIR`. */
+export function loadStorageConfig(env: Env): { databaseUrl: string | undefined; dataDir: string } {
+  const databaseUrl = text(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL.');
+  }
+  return { databaseUrl, dataDir: text(env, 'LINEN_DATA_DIR') ?? DEFAULT_DATA_DIR };
+}
+
 /** True when the app's OAuth credentials are set without a bot token: one bot for the workspaces that install it. */
 function isMultiWorkspace(env: Env): boolean {
   const oauthVars = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'];
@@ -294,18 +303,14 @@ export function loadConfig(env: Env): BotConfig {
     port = Number(portRaw);
   }
 
-  const dbRaw = text(env, 'DATABASE_URL');
-  if (dbRaw !== undefined && !/^postgres(ql)?:\/\//.test(dbRaw)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL.');
-  }
+  const storage = loadStorageConfig(env);
 
   return {
     mode,
     slack: { botToken, oauth, signingSecret, appToken, apiUrl },
     linen: { baseUrl: base.href.replace(/\/+$/, ''), allowedBaseUrls, apiKey, timeZone },
     port,
-    databaseUrl: dbRaw,
-    dataDir: text(env, 'LINEN_DATA_DIR') ?? DEFAULT_DATA_DIR,
+    ...storage,
     digests: loadDigestConfig(env),
     encryption,
   };

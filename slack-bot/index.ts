@@ -7,14 +7,17 @@ import { pathToFileURL } from 'node:url';
 import { startBot } from './app.ts';
 import { ConfigError, isConsoleMode, loadConfig } from './config.ts';
 import { runConsole } from './console/run.ts';
+import { reencryptStore } from './secrets/reencrypt-command.ts';
 
 export interface Cli {
   ask?: string | undefined;
   help: boolean;
+  /** Seal every stored secret again with the current LINEN_ENCRYPTION_KEY, then exit. */
+  reencrypt: boolean;
 }
 
 export function parseArgs(argv: readonly string[]): Cli {
-  const cli: Cli = { help: false };
+  const cli: Cli = { help: false, reencrypt: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--ask') {
@@ -24,19 +27,28 @@ export function parseArgs(argv: readonly string[]): Cli {
       i++;
     } else if (a.startsWith('--ask=')) cli.ask = a.slice(6);
     else if (a === '--help' || a === '-h') cli.help = true;
-    else throw new ConfigError(`unknown argument "${a}" (use --ask "/linen ..." or no argument).`);
+    else if (a === '--reencrypt') cli.reencrypt = true;
+    else throw new ConfigError(`unknown argument "${a}" (use --ask "/linen ...", --reencrypt or no argument).`);
   }
   return cli;
 }
 
-const USAGE = `Usage: npm start [-- --ask "/linen signals"]
+const USAGE = `Usage: npm start [-- --ask "/linen signals" | --reencrypt]
 Without SLACK_* settings: a console on the sandbox API. With SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET
-(or SLACK_APP_TOKEN): the Slack bot. See slack-bot/README.md.`;
+(or SLACK_APP_TOKEN): the Slack bot for one workspace. With SLACK_CLIENT_ID, SLACK_CLIENT_SECRET,
+SLACK_STATE_SECRET and LINEN_ENCRYPTION_KEY: the Slack bot for every workspace that installs it.
+--reencrypt seals every stored secret again with LINEN_ENCRYPTION_KEY (after a key rotation) and exits.
+See slack-bot/README.md.`;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
   const cli = parseArgs(argv);
   if (cli.help) {
     console.log(USAGE);
+    return 0;
+  }
+  if (cli.reencrypt) {
+    const moved = await reencryptStore(env);
+    console.log(`linen-bot: ${moved}`);
     return 0;
   }
   if (cli.ask !== undefined || isConsoleMode(env)) {

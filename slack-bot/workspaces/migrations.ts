@@ -35,6 +35,7 @@ CREATE TABLE workspace_connections (
   updated_at timestamptz NOT NULL
 );
 CREATE TABLE workspace_keys (
+  id text PRIMARY KEY,
   team_id text NOT NULL REFERENCES workspace_connections (team_id) ON DELETE CASCADE,
   place text NOT NULL,
   key_ref text NOT NULL,
@@ -45,7 +46,7 @@ CREATE TABLE workspace_keys (
   scopes jsonb NOT NULL DEFAULT '[]',
   connected_by text NOT NULL,
   connected_at timestamptz NOT NULL,
-  PRIMARY KEY (team_id, place)
+  UNIQUE (team_id, place)
 );
 CREATE INDEX workspace_keys_by_ref ON workspace_keys (key_ref);
 `,

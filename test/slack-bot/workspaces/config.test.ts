@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfigError, isConsoleMode, loadConfig } from '../../../slack-bot/config.ts';
+import { ConfigError, isConsoleMode, loadConfig, secretsOf } from '../../../slack-bot/config.ts';
 import { openDigestStore } from '../../../slack-bot/digests/storage/index.ts';
 import { main } from '../../../slack-bot/index.ts';
 import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
@@ -34,6 +34,13 @@ describe('multi-workspace configuration', () => {
     expect(config.encryption?.box.currentKeyId).toMatch(/^[0-9a-f]{12}$/);
     const custom = loadConfig({ ...MULTI, SLACK_OAUTH_AUTHORIZE_URL: 'http://127.0.0.1:9/oauth/v2/authorize' });
     expect(custom.slack.oauth?.authorizeUrl).toBe('http://127.0.0.1:9/oauth/v2/authorize');
+  });
+
+  it('the log scrubber knows the client secret, the state secret and every encryption key', () => {
+    const old = randomBytes(32).toString('base64');
+    const secrets = secretsOf(loadConfig({ ...MULTI, LINEN_ENCRYPTION_KEYS_OLD: old }));
+    for (const s of [MULTI.SLACK_CLIENT_SECRET, MULTI.SLACK_STATE_SECRET, MULTI.SLACK_SIGNING_SECRET, KEY, old])
+      expect(secrets).toContain(s);
   });
 
   it('single-workspace mode stays as it was', () => {

@@ -123,6 +123,9 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
       expect(String(answer!.body.text)).not.toBe('');
     }
     expect(second.bot.logs.join('\n')).not.toMatch(/Authorization of incoming event did not succeed/);
+    // Debug-level logs of both bots hold no token either.
+    const secrets = [...h.slack.oauth.botTokens, ...h.slack.oauth.refreshTokens, h.slack.oauth.clientSecret];
+    expect(secretsIn([...first.bot.logs, ...second.bot.logs].join('\n'), secrets)).toEqual([]);
   });
 
   it('refuses to finish an install whose state cookie is missing (another browser), and stores nothing', async () => {
@@ -225,5 +228,6 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
 
     const dump = await dumpDatabase(db.store.executor);
     expect(secretsIn(dump, [oldToken, newToken, ...h.slack.oauth.refreshTokens])).toEqual([]);
+    expect(secretsIn(bot.logs.join('\n'), [oldToken, newToken, ...h.slack.oauth.refreshTokens])).toEqual([]);
   });
 });

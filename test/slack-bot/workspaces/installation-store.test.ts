@@ -147,8 +147,8 @@ describe.each(drivers)('installation store on %s', (driver) => {
     await store.storeInstallation(workspaceInstall('T0AAA', 'aaa-token-1234567890'));
     await store.storeInstallation(workspaceInstall('T0BBB', 'bbb-token-1234567890'));
     const rotated = new SecretBox({ current: newKey(), old: [oldKey] });
-    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 2 });
-    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 0 });
+    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 2, workspace_keys: 0 });
+    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 0, workspace_keys: 0 });
     // Only the new key is needed now.
     const onlyNew = new SqlInstallationStore({ db: db.store.executor, box: rotated });
     const a = await onlyNew.fetchInstallation({ teamId: 'T0AAA', enterpriseId: undefined, isEnterpriseInstall: false });

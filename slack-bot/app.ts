@@ -84,7 +84,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
   logger.info(
     store.driver === 'pg'
-      ? 'digests and pacing: stored in PostgreSQL (DATABASE_URL), shared by the replicas'
+      ? 'digests: stored in PostgreSQL (DATABASE_URL), with the pacing of each key shared by the replicas'
       : `digests: stored in PGlite under ${config.dataDir}`,
   );
   // Every client of a key (commands and digests) shares the key's pacer: in PostgreSQL, across replicas.

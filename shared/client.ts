@@ -5,7 +5,7 @@
 
 import type { CallDef, ListDef } from './core/defs.ts';
 import type { AsyncTransport, Operation, SyncTransport } from './core/effects.ts';
-import { DEFAULT_PACING, Pacer, type PacingOptions } from './core/pacing.ts';
+import { DEFAULT_PACING, Pacer, type PacingOptions, type RequestPacer } from './core/pacing.ts';
 import { DEFAULT_RETRY } from './core/retry.ts';
 import { runAsync, runSync } from './core/run.ts';
 import { isValidTimeZone } from './dates.ts';
@@ -30,8 +30,11 @@ export interface LinenClientOptions {
   timeBudgetMs?: number;
   /** Timeout of a single HTTP request (default 20 s). */
   requestTimeoutMs?: number;
-  /** Client-side pacing (default 120 per 60 s); `false` turns it off. */
-  pacing?: PacingOptions | false;
+  /**
+   * Client-side pacing: options for this client's own pacer (default 120 per 60 s), a pacer shared with other
+   * clients of the same key (e.g. one kept in a database for several replicas), or `false` for none.
+   */
+  pacing?: PacingOptions | RequestPacer | false;
   userAgent?: string;
   /** Backoff before the first retry (default 500 ms), doubling up to `maxRetryDelayMs` (default 8 s). */
   initialRetryDelayMs?: number;
@@ -126,10 +129,16 @@ export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number
     },
     timeBudgetMs: opts.timeBudgetMs ?? defaultBudgetMs,
     requestTimeoutMs: opts.requestTimeoutMs ?? 20_000,
-    pacer: opts.pacing === false ? null : new Pacer(opts.pacing ?? { ...DEFAULT_PACING }),
+    pacer: pacerOf(opts.pacing),
     random: opts.random ?? Math.random,
     clock: () => new Date(nowFn()),
   };
+}
+
+function pacerOf(pacing: LinenClientOptions['pacing']): RequestPacer | null {
+  if (pacing === false) return null;
+  if (pacing && 'acquire' in pacing) return pacing;
+  return new Pacer(pacing ?? { ...DEFAULT_PACING });
 }
 
 function bind<Out>(defs: Defs | ApiDefs, wrap: (d: CallDef<unknown> | ListDef<unknown>) => unknown): Out {

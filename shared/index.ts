@@ -16,7 +16,16 @@ export {
   type SyncResources,
 } from './client.ts';
 export type { AsyncTransport, Effect, HttpRequest, HttpResponse, Operation, SyncTransport } from './core/effects.ts';
-export { memoryPacingStore, Pacer, type PacingOptions, type PacingState, type PacingStore } from './core/pacing.ts';
+export {
+  DEFAULT_PACING,
+  memoryPacingStore,
+  type PaceAnswer,
+  Pacer,
+  type PacingOptions,
+  type PacingState,
+  type PacingStore,
+  type RequestPacer,
+} from './core/pacing.ts';
 export { runAsync, runSync } from './core/run.ts';
 export { type BatchSyncTransport, runSyncBatch, type Settled } from './core/run-batch.ts';
 export {

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type App as AppType, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { App, type App as AppType, type Authorize, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
@@ -21,12 +21,24 @@ import {
   openDigestStore,
   startDigestWorker,
 } from './digests/index.ts';
+import { type HealthServer, startHealthServer } from './health-server.ts';
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { type BotLogger, createLogger } from './logger.ts';
+import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
+import { guardSlackRequests, MAX_BODY_BYTES } from './request-guard.ts';
+import type { SecretBox } from './secrets/crypto.ts';
+import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
+import { ConnectionStore } from './workspaces/connection-store.ts';
 import { registerWorkspaceEvents } from './workspaces/events.ts';
 import { INSTALL_PATH, installReceiverOptions, REDIRECT_PATH } from './workspaces/install.ts';
 import { SqlInstallationStore } from './workspaces/installation-store.ts';
+import {
+  connectedWorkspaceLinen,
+  type ServiceFactory,
+  singleWorkspaceLinen,
+  type WorkspaceLinen,
+} from './workspaces/workspace-linen.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';
@@ -35,13 +47,28 @@ export interface StartOptions {
   logger?: BotLogger | undefined;
   /** A ready Linen client (tests and benchmarks count its requests). */
   linenClient?: LinenClient | undefined;
-  /** Listen address in HTTP mode (default: all interfaces). */
+  /** Listen address of the receiver and the health server (default: `BIND_ADDRESS`, else all interfaces). */
   host?: string | undefined;
   now?: (() => number) | undefined;
   /** A ready digest store (left open by `stop()`); default: opened from the configuration. */
   digestStore?: DigestStore | undefined;
+  /** The API's rate limit the bot paces each key under (default 120 per 60 s; tests and benchmarks scale it). */
+  rateLimit?: { limit: number; windowMs: number } | undefined;
   /** The digest worker's clock and tick (tests drive them); `worker: false` runs no worker. */
   digests?: { clock?: Clock; tickMs?: number; pacingMs?: number; worker?: boolean } | undefined;
+  /**
+   * Multi-workspace mode: each request's Slack token comes from `authorize` (by team), and each workspace's
+   * Linen keys from its connection, stored sealed with `secrets` in the digest database.
+   */
+  multiWorkspace?: MultiWorkspaceOptions | undefined;
+}
+
+export interface MultiWorkspaceOptions {
+  /** Each request's Slack token by team; default: Bolt's OAuth installation store (SLACK_CLIENT_ID). */
+  authorize?: Authorize<boolean> | undefined;
+  secrets: SecretBox;
+  /** Builds the Linen service for a connected key (tests count its requests). */
+  createService?: ServiceFactory | undefined;
 }
 
 export interface RunningBot {
@@ -51,7 +78,15 @@ export interface RunningBot {
   mode: 'http' | 'socket';
   /** The port /slack/events (HTTP mode) or /healthz listens on. */
   port: number;
+  /** The address it listens on (`::` or `0.0.0.0`: all interfaces). */
+  address: string;
   digests: { store: DigestStore; worker: DigestWorker | null };
+  /** Per-workspace resolution of the Linen client. */
+  workspaces: WorkspaceLinen;
+  /** Multi-workspace mode: the stored connections (`forget(teamId)` on uninstall). */
+  connections: ConnectionStore | undefined;
+  /** One pacer per key, shared by every client of the key (across replicas with PostgreSQL). */
+  pacers: KeyPacers;
   stop(): Promise<void>;
 }
 
@@ -82,22 +117,61 @@ function multiWorkspaceReceiverOptions(config: BotConfig, store: DigestStore) {
   });
 }
 
+/** A listen failure as one line naming the address (EADDRINUSE, EADDRNOTAVAIL, EACCES). */
+function listenError(err: unknown, where: string, port: number): Error {
+  const code = (err as { code?: string }).code;
+  return new Error(`cannot listen on ${where} port ${port}${code ? ` (${code})` : ''}: check BIND_ADDRESS and PORT.`);
+}
+
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
   const logger = options.logger ?? createLogger();
   for (const s of secretsOf(config)) logger.addSecret(s);
-  const linen = new LinenService({ ...config.linen, client: options.linenClient, now: options.now });
-  if (!linen.hasKey && !config.slack.oauth)
-    logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
-
   const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
 
   // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
   const ownStore = options.digestStore === undefined;
   const store =
     options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
+  // Every client of a key (commands and digests) shares the key's pacer: in PostgreSQL, across replicas.
+  const pacers = keyPacers({ db: store.executor, ...options.rateLimit });
+  const linen = new LinenService({
+    ...config.linen,
+    pacing: config.linen.apiKey ? pacers.for(config.linen.apiKey) : undefined,
+    client: options.linenClient,
+    now: options.now,
+  });
+  if (!linen.hasKey && !config.slack.oauth)
+    logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
+  // Multi-workspace mode from the configuration (Add to Slack: Bolt's OAuth authorizes each request), or as a test
+  // sets it up (its own authorize).
+  const multi: MultiWorkspaceOptions | undefined =
+    options.multiWorkspace ??
+    (config.slack.oauth && config.encryption ? { secrets: config.encryption.box } : undefined);
+  // Connections live beside the digests and installations, in the same database.
+  const connections = multi ? new ConnectionStore({ db: store.executor, secrets: multi.secrets }) : undefined;
+  const workspaces: WorkspaceLinen = connections
+    ? connectedWorkspaceLinen({
+        connections,
+        createService:
+          multi?.createService ??
+          ((key) =>
+            new LinenService({
+              apiKey: key.apiKey,
+              baseUrl: key.baseUrl,
+              timeZone: key.timeZone,
+              pacing: pacers.for(key.apiKey),
+            })),
+      })
+    : singleWorkspaceLinen(linen, config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined);
+  const connect: ConnectDeps | undefined = connections && {
+    connections,
+    adminUserIds: config.digests.adminUserIds,
+    allowedBaseUrls: config.linen.allowedBaseUrls,
+    defaultTimeZone: config.linen.timeZone,
+  };
   logger.info(
     store.driver === 'pg'
-      ? 'digests: stored in PostgreSQL (DATABASE_URL)'
+      ? 'digests and pacing: stored in PostgreSQL (DATABASE_URL), shared by the replicas'
       : `digests: stored in PGlite under ${config.dataDir}`,
   );
   // The digest engine does its own retries and Retry-After waits, so its Slack client does none.
@@ -109,16 +183,15 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     rejectRateLimitedCalls: true,
   });
   const keyRef = config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined;
+  const host = options.host ?? config.host;
   let app: AppType;
-  let receiverServer: () => Server | undefined;
   if (config.mode === 'socket') {
     const receiver = new SocketModeReceiver({
       appToken: config.slack.appToken!,
       logger,
-      customRoutes: [healthRoute(linen)],
       // The Socket Mode client calls apps.connections.open with its own Web API client: it must use the same
       // SLACK_API_URL as the bot's (a copy: the client adds its retry settings to the object it is given).
-      installerOptions: { port: config.port, clientOptions: { ...clientOptions } },
+      installerOptions: { clientOptions: { ...clientOptions } },
     });
     app = new App({
       token: config.slack.botToken,
@@ -128,7 +201,6 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       logLevel: logger.getLevel(),
       clientOptions,
     });
-    receiverServer = () => (receiver as unknown as { httpServer?: Server }).httpServer;
   } else {
     const receiver = new HTTPReceiver({
       signingSecret: config.slack.signingSecret!,
@@ -136,10 +208,16 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       customRoutes: [healthRoute(linen)],
       logger,
       processBeforeResponse: false,
+      bodyLimit: MAX_BODY_BYTES,
       ...multiWorkspaceReceiverOptions(config, store),
     });
-    app = new App({ token: config.slack.botToken, receiver, logger, logLevel: logger.getLevel(), clientOptions });
-    receiverServer = () => undefined;
+    // Bolt's server calls `requestListener` for every request: the checks go in front of it.
+    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
+      paths: [EVENTS_PATH],
+      warn: (line) => logger.warn(line),
+    });
+    const auth = multi?.authorize ? { authorize: multi.authorize } : { token: config.slack.botToken };
+    app = new App({ ...auth, receiver, logger, logLevel: logger.getLevel(), clientOptions });
   }
   if (config.slack.oauth && config.encryption) {
     const installations = new SqlInstallationStore({ db: store.executor, box: config.encryption.box });
@@ -150,29 +228,40 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     logger.error(`unhandled error in a listener: ${(err as Error).name}: ${(err as Error).message}`);
   });
   registerListeners(app, {
-    linen,
+    workspaces,
+    connect,
     logger,
     now: options.now,
     digests: { store: async () => store, slack: digestSlack, keyRef, adminUserIds: config.digests.adminUserIds },
   });
 
   let port = config.port;
+  let address = host ?? '::';
+  let health: HealthServer | undefined;
+  const where = host ?? 'all interfaces';
   try {
     if (config.mode === 'http') {
-      const server = (await app.start(
-        options.host ? { port: config.port, host: options.host } : config.port,
-      )) as Server;
-      port = (server.address() as AddressInfo).port;
+      const server = (await app.start(host ? { port: config.port, host } : config.port).catch((err: unknown) => {
+        throw listenError(err, where, config.port);
+      })) as Server;
+      ({ port, address } = server.address() as AddressInfo);
       const install = config.slack.oauth ? `, GET ${INSTALL_PATH} and ${REDIRECT_PATH}` : '';
-      logger.info(`listening on port ${port}: POST ${EVENTS_PATH}, GET ${HEALTH_PATH}${install}`);
+      logger.info(`listening on port ${port} (${where}): POST ${EVENTS_PATH}, GET ${HEALTH_PATH}${install}`);
     } else {
+      health = await startHealthServer({
+        path: HEALTH_PATH,
+        handler: healthRoute(linen).handler,
+        port: config.port,
+        host,
+      }).catch((err: unknown) => {
+        throw listenError(err, where, config.port);
+      });
+      ({ port, address } = health);
       await app.start();
-      const s = receiverServer();
-      const addr = s?.address();
-      if (addr && typeof addr === 'object') port = addr.port;
-      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port}`);
+      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port} (${where})`);
     }
   } catch (err) {
+    await health?.close();
     if (ownStore) await store.close().catch(() => {});
     throw err;
   }
@@ -180,7 +269,10 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   let worker: DigestWorker | null = null;
   if (options.digests?.worker !== false) {
     // Subscriptions name their key by reference; the bot reads with its one configured key.
-    const linenClientFor = clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.client);
+    // Multi-workspace mode: the key a subscription names, opened from the connection that holds it.
+    const linenClientFor = connections
+      ? (ref: string) => workspaces.clientForKeyRef(ref)
+      : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.backgroundClient);
     worker = startDigestWorker({
       store,
       slack: digestSlack,
@@ -201,14 +293,20 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     logger,
     mode: config.mode,
     port,
+    address,
     digests: { store, worker },
+    workspaces,
+    connections,
+    pacers,
     stop() {
       stopping ??= (async () => {
         await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
+        await health?.close();
         // Let a digest tick in progress finish (its claims are leased, so a kill would be recovered too).
         await worker?.stop();
         if (ownStore)
           await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));
+        await workspaces.close();
         await linen.close();
       })();
       return stopping;

@@ -2,6 +2,7 @@
  * Settings from the environment. A missing or malformed setting stops start-up with one line naming it
  * (a ConfigError, printed without a stack). With no Slack setting at all the bot runs in console mode.
  */
+import { isIP } from 'node:net';
 import { isValidTimeZone } from '../shared/dates.ts';
 import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from './secrets/crypto.ts';
 
@@ -42,6 +43,8 @@ export const DEFAULT_AUTHORIZE_URL = 'https://slack.com/oauth/v2/authorize';
 
 export interface LinenConfig {
   baseUrl: string;
+  /** `LINEN_ALLOWED_BASE_URLS`: the API addresses a workspace may connect a key to (default: `baseUrl`). */
+  allowedBaseUrls: string[];
   /** Absent: the bot starts and answers every command that no key is configured. */
   apiKey: string | undefined;
   timeZone: string;
@@ -52,6 +55,8 @@ export interface BotConfig {
   slack: SlackConfig;
   linen: LinenConfig;
   port: number;
+  /** `BIND_ADDRESS`: the address the HTTP receiver and the health server listen on; unset: all interfaces. */
+  host: string | undefined;
   /** Digest storage on this PostgreSQL server (several replicas); unset: PGlite under `dataDir`. */
   databaseUrl: string | undefined;
   /** `LINEN_DATA_DIR` (default `./data`): where the embedded digest store lives. */
@@ -284,6 +289,8 @@ export function loadConfig(env: Env): BotConfig {
     throw new ConfigError('LINEN_BASE_URL must not carry a query, fragment or credentials.');
   }
 
+  const allowedBaseUrls = allowedBaseUrlsOf(env, base.href.replace(/\/+$/, ''));
+
   const keyRaw = text(env, 'LINEN_API_KEY');
   const apiKey = keyRaw === undefined ? undefined : noSpaces('LINEN_API_KEY', keyRaw);
 
@@ -300,16 +307,41 @@ export function loadConfig(env: Env): BotConfig {
   }
 
   const storage = loadStorageConfig(env);
+  const host = text(env, 'BIND_ADDRESS');
+  if (host !== undefined && isIP(host) === 0) {
+    throw new ConfigError(
+      `BIND_ADDRESS must be an IP address of this machine, such as 127.0.0.1, 0.0.0.0 or :: (got "${host}").`,
+    );
+  }
 
   return {
     mode,
     slack: { botToken, oauth, signingSecret, appToken, apiUrl },
-    linen: { baseUrl: base.href.replace(/\/+$/, ''), apiKey, timeZone },
+    linen: { baseUrl: base.href.replace(/\/+$/, ''), allowedBaseUrls, apiKey, timeZone },
     port,
     ...storage,
+    host,
     digests: loadDigestConfig(env),
     encryption,
   };
+}
+
+/** `LINEN_ALLOWED_BASE_URLS`: comma-separated http(s) API addresses with their version; default the base URL. */
+function allowedBaseUrlsOf(env: Env, baseUrl: string): string[] {
+  const raw = text(env, 'LINEN_ALLOWED_BASE_URLS');
+  if (raw === undefined) return [baseUrl];
+  const urls = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((v) => {
+      const u = httpUrl('LINEN_ALLOWED_BASE_URLS', v);
+      if (u.search || u.hash || u.username || u.password)
+        throw new ConfigError('LINEN_ALLOWED_BASE_URLS must not carry a query, fragment or credentials.');
+      return u.href.replace(/\/+$/, '');
+    });
+  if (!urls.length) throw new ConfigError('LINEN_ALLOWED_BASE_URLS must list at least one API address.');
+  return [...new Set(urls)];
 }
 
 /** Every secret of a configuration, for the log scrubber. */

@@ -56,10 +56,11 @@ export async function main(argv: readonly string[], env: Record<string, string |
   }
   const config = loadConfig(env);
   // Listen before starting: a signal that arrives during start-up then stops the bot once it is up, instead
-  // of killing it half-started.
+  // of killing it half-started. The handlers stay: a repeated signal (a supervisor's, or a wrapper's relay)
+  // must not kill a bot that is already stopping cleanly.
   const stopRequested = new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
   });
   const bot = await startBot(config);
   await stopRequested;

@@ -1,12 +1,14 @@
 /**
- * The bot's access to the Linen API: one shared client (undici, keep-alive, client-side pacing) for the
- * workspace's key, plus a short-lived cache of the key's customers so that resolving a name typed in a
- * command does not cost a request every time.
+ * The bot's access to the Linen API for the workspace's key: two clients (undici, keep-alive) sharing the key's
+ * pacing (with the bot's other clients of the key too, and across replicas with PostgreSQL), with different time
+ * budgets: `client` for a person waiting on a command or a button (short), `backgroundClient` for digests (long). Plus a short-lived cache of the key's customers so that resolving a
+ * name typed in a command does not cost a request every time.
  */
 
+import type { RequestPacer } from '../shared/core/pacing.ts';
 import { ConfigurationError, InvalidParamsError, NotFoundError } from '../shared/errors.ts';
 import { normalizeName } from '../shared/names.ts';
-import { createLinenClient, type LinenClient } from '../shared/node.ts';
+import { createLinenClient, DEFAULT_PACING, type LinenClient, Pacer } from '../shared/node.ts';
 import { closeMatches, resolveCustomerFrom } from '../shared/reports/lookup.ts';
 import type { Customer } from '../shared/schemas/customers.ts';
 
@@ -25,11 +27,21 @@ export type CustomerChoice =
   | { kind: 'choose'; input: string; matches: Customer[] }
   | { kind: 'none'; input: string };
 
+/**
+ * Budgets of a person waiting: a hung request is given up after 5 s, one call (with its one retry) after 10 s;
+ * the command itself answers by its own deadline (listeners/answer-in-time.ts) whatever the calls do.
+ */
+export const INTERACTIVE_BUDGET = { timeBudgetMs: 10_000, requestTimeoutMs: 5_000, maxRetries: 1 } as const;
+/** Budgets of background work (digests): nobody waits on it, so slow pages and retries are worth the wait. */
+export const BACKGROUND_BUDGET = { timeBudgetMs: 60_000, requestTimeoutMs: 20_000, maxRetries: 2 } as const;
+
 export interface LinenServiceOptions {
   apiKey?: string | undefined;
   baseUrl: string;
   timeZone: string;
-  /** A ready client (tests, benchmarks); otherwise one is created from the options above. */
+  /** The key's pacer, shared with the bot's other clients of the key (default: one for this service). */
+  pacing?: RequestPacer | undefined;
+  /** A ready client (tests, benchmarks) used for both kinds of work; otherwise two are created from the options. */
   client?: LinenClient | undefined;
   /** How long the customer list is reused (default 60 s). */
   customerTtlMs?: number | undefined;
@@ -39,6 +51,7 @@ export interface LinenServiceOptions {
 export class LinenService {
   readonly timeZone: string;
   readonly #client: LinenClient | undefined;
+  readonly #background: LinenClient | undefined;
   readonly #ttl: number;
   readonly #now: () => number;
   #customers: { at: number; list: Promise<Customer[]> } | undefined;
@@ -47,17 +60,21 @@ export class LinenService {
     this.timeZone = options.timeZone;
     this.#ttl = options.customerTtlMs ?? 60_000;
     this.#now = options.now ?? Date.now;
-    if (options.client) this.#client = options.client;
-    else if (options.apiKey) {
-      this.#client = createLinenClient({
+    if (options.client) {
+      this.#client = options.client;
+      this.#background = options.client;
+    } else if (options.apiKey) {
+      // One pacing window for the key, whichever client sends.
+      const pacing = options.pacing ?? new Pacer({ ...DEFAULT_PACING });
+      const common = {
         apiKey: options.apiKey,
         baseUrl: options.baseUrl,
         timeZone: options.timeZone,
-        // A Slack answer may take a while (respond() accepts it for 30 minutes), but not forever.
-        timeBudgetMs: 60_000,
-        maxRetries: 2,
+        pacing,
         userAgent: 'linen-connect-slack/0.1',
-      });
+      };
+      this.#client = createLinenClient({ ...common, ...INTERACTIVE_BUDGET });
+      this.#background = createLinenClient({ ...common, ...BACKGROUND_BUDGET });
     }
   }
 
@@ -65,10 +82,16 @@ export class LinenService {
     return this.#client !== undefined;
   }
 
-  /** The client, or a NoKeyError when the workspace has no key. */
+  /** The client for a person waiting (short budgets), or a NoKeyError when the workspace has no key. */
   get client(): LinenClient {
     if (!this.#client) throw new NoKeyError();
     return this.#client;
+  }
+
+  /** The client for background work such as digests (long budgets), or a NoKeyError. */
+  get backgroundClient(): LinenClient {
+    if (!this.#background) throw new NoKeyError();
+    return this.#background;
   }
 
   /** The key's customers (cached for a minute; a failed listing is not cached). */
@@ -105,5 +128,6 @@ export class LinenService {
 
   async close(): Promise<void> {
     await this.#client?.close();
+    if (this.#background !== this.#client) await this.#background?.close();
   }
 }

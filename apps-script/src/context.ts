@@ -28,7 +28,8 @@ export function makeClient(settings: Settings, apiKey: string, timeBudgetMs: num
     timeZone: settings.orgTimeZone,
     transport: urlFetchTransport,
     sleep,
-    pacing: { limit: 120, windowMs: 60_000, store: cachePacingStore(sha256(apiKey)) },
+    // Dated by the send: dating by the answer would cost a second CacheService write per request.
+    pacing: { limit: 120, windowMs: 60_000, countFrom: 'send', store: cachePacingStore(sha256(apiKey)) },
     timeBudgetMs,
   });
 }

@@ -16,8 +16,8 @@ export interface FaultSettings {
   malformedRate: number;
 }
 
-export type FaultKind = '500' | '429' | 'drop' | 'malformed' | 'latency';
-export const FAULT_KINDS: readonly FaultKind[] = ['500', '429', 'drop', 'malformed', 'latency'];
+export type FaultKind = '500' | '429' | 'drop' | 'malformed' | 'latency' | 'hang';
+export const FAULT_KINDS: readonly FaultKind[] = ['500', '429', 'drop', 'malformed', 'latency', 'hang'];
 
 export interface QueuedFault {
   kind: FaultKind;
@@ -30,7 +30,8 @@ export interface QueuedFault {
 /** What to do with one request. */
 export interface FaultDecision {
   delayMs: number;
-  action: 'none' | '500' | '429' | 'drop' | 'malformed';
+  /** `hang`: the request is read and never answered (the socket stays open until the client gives up). */
+  action: 'none' | '500' | '429' | 'drop' | 'malformed' | 'hang';
 }
 
 export const DEFAULT_FAULTS: Readonly<FaultSettings> = Object.freeze({

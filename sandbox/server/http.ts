@@ -88,6 +88,9 @@ async function handle(
     case 'drop':
       req.socket.destroy();
       return;
+    case 'hang':
+      // Never answered: the client's own timeout must end it (closing the server destroys the socket).
+      return;
     case '500':
       throw new ApiError(500, 'internal_error', `Injected failure; quote ${requestId} to support.`);
     case '429':

@@ -6,6 +6,8 @@
  * The same operation therefore runs synchronously (Apps Script) and asynchronously (Node).
  */
 
+import type { PaceAnswer } from './pacing.ts';
+
 export type ResponseType = 'text' | 'bytes';
 
 export interface HttpRequest {
@@ -38,13 +40,21 @@ export interface SleepEffect {
 export interface NowEffect {
   t: 'now';
 }
-export type Effect = HttpEffect | SleepEffect | NowEffect;
+/**
+ * Ask the client's pacer (take a slot, settle one, block after a 429). An in-process pacer answers at once; a
+ * pacer shared through a database answers with a promise, which only the async runner can wait for.
+ */
+export interface PaceEffect {
+  t: 'pace';
+  ask: () => unknown;
+}
+export type Effect = HttpEffect | SleepEffect | NowEffect | PaceEffect;
 
 /**
  * What the runner sends back into the generator: the response for `http`, epoch milliseconds for `now`,
- * nothing for `sleep`. A transport failure is thrown into the generator instead.
+ * the pacer's answer for `pace`, nothing for `sleep`. A transport failure is thrown into the generator instead.
  */
-export type EffectResult = HttpResponse | number | undefined;
+export type EffectResult = HttpResponse | number | PaceAnswer | undefined;
 
 export type Operation<T> = Generator<Effect, T, EffectResult>;
 
@@ -59,6 +69,19 @@ export function* sleep(ms: number): Operation<void> {
 
 export function* now(): Operation<number> {
   return (yield { t: 'now' }) as number;
+}
+
+export function pace(ask: () => PaceAnswer | Promise<PaceAnswer>): Operation<PaceAnswer>;
+export function pace(ask: () => void | Promise<void>): Operation<void>;
+export function* pace(ask: () => unknown): Operation<unknown> {
+  return yield { t: 'pace', ask };
+}
+
+/** The answer of a pacer asked on a blocking runtime, where a promise cannot be waited for. */
+export function syncPaceAnswer(eff: PaceEffect): EffectResult {
+  const answer = eff.ask();
+  if (answer instanceof Promise) throw new TypeError('a blocking client needs a pacer that answers synchronously');
+  return answer as EffectResult;
 }
 
 /** A transport that blocks, such as Apps Script's `UrlFetchApp` (`muteHttpExceptions: true`). */

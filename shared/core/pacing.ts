@@ -1,20 +1,49 @@
 /**
- * Client-side pacing: a sliding-window limiter so one client never sends more than `limit` requests in any
- * `windowMs`. The state (send times) sits behind `PacingStore`, so Apps Script can keep it in CacheService
- * and share it between executions; by default it lives in memory, shared by all operations of one client.
+ * Client-side pacing: a sliding-window limiter so one key never sends more than `limit` requests in any
+ * `windowMs`. The state (the instants the requests count from) sits behind `PacingStore`, so Apps Script can keep
+ * it in CacheService and share it between executions; by default it lives in memory, shared by all operations of
+ * one client. A pacer shared by several processes (a database row) implements `RequestPacer` and may answer
+ * with promises; the async runner waits for them.
+ *
+ * A request counts from its answer by default: the server counted it somewhere between our send and its answer,
+ * so dating the slot by the answer is the earliest instant that is never too early, whatever the round trip.
+ * Dating it by the send (plus `marginMs`) saves a second store write per request, which suits Apps Script.
  */
+
+/** What `acquire` answers: `waitMs` 0 means the slot is taken and `slot` names it for `settle`. */
+export interface PaceAnswer {
+  waitMs: number;
+  slot: number;
+}
+
+/** What the core asks of a pacer, through the `pace` effect (see `effects.ts`). */
+export interface RequestPacer {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Take a slot at `nowMs`, or say how long to wait before asking again. */
+  acquire(nowMs: number): PaceAnswer | Promise<PaceAnswer>;
+  /** The request on `slot` was answered (or failed) at `nowMs`: the server has counted it by then. */
+  settle(slot: number, nowMs: number): void | Promise<void>;
+  /** After a 429 at `nowMs`: send nothing for `forMs`. */
+  blockFor(nowMs: number, forMs: number): void | Promise<void>;
+}
 
 export interface PacingOptions {
   /** Requests allowed per window (the API allows 120 per minute per key). */
   limit: number;
   windowMs: number;
-  /** Extra wait after a slot frees, absorbing the delay between our send and the server's count. */
+  /**
+   * `answer` (default): a slot is dated by the request's answer. `send`: by its send, plus `marginMs` for the
+   * delay between our send and the server's count; no second store write per request.
+   */
+  countFrom?: 'answer' | 'send';
+  /** Extra wait after a slot frees (default 250 ms counting from the send, 5 ms from the answer: clock rounding). */
   marginMs?: number;
   store?: PacingStore;
 }
 
 export interface PacingState {
-  /** Epoch ms of the requests sent inside the current window, oldest first. */
+  /** Epoch ms each request inside the current window counts from, oldest first. */
   sent: number[];
   /** Nothing may be sent before this instant (set from a 429's Retry-After). */
   blockedUntil: number;
@@ -35,7 +64,9 @@ export function memoryPacingStore(): PacingStore {
   };
 }
 
-export const DEFAULT_PACING = { limit: 120, windowMs: 60_000, marginMs: 250 } as const;
+export const DEFAULT_PACING = { limit: 120, windowMs: 60_000 } as const;
+const SEND_MARGIN_MS = 250;
+const ANSWER_MARGIN_MS = 5;
 
 /**
  * Pure step: given the state and the time, either take a slot (wait 0, new state records `now`) or say how
@@ -57,17 +88,34 @@ export function pacingStep(
   return { waitMs: oldest + opts.windowMs - nowMs + opts.marginMs, state: { ...state, sent } };
 }
 
-export class Pacer {
+/**
+ * Pure step: the request that took its slot at `slot` was answered at `nowMs`; it now counts from `nowMs`.
+ * Should its slot have left the window already (a round trip longer than the window), the answer still counts.
+ */
+export function settleStep(state: PacingState, slot: number, nowMs: number, windowMs: number): PacingState {
+  const sent = state.sent.filter((t) => t > nowMs - windowMs);
+  const at = sent.indexOf(slot);
+  if (at >= 0) sent.splice(at, 1);
+  let i = sent.length;
+  while (i > 0 && (sent[i - 1] as number) > nowMs) i--;
+  sent.splice(i, 0, nowMs);
+  return { sent, blockedUntil: state.blockedUntil };
+}
+
+/** The in-process pacer: a sliding window over a synchronous store (memory, or Apps Script's cache). */
+export class Pacer implements RequestPacer {
   readonly limit: number;
   readonly windowMs: number;
   readonly marginMs: number;
+  readonly countFrom: 'answer' | 'send';
   private readonly store: PacingStore;
 
   constructor(opts: PacingOptions) {
     if (!(opts.limit >= 1) || !(opts.windowMs > 0)) throw new RangeError('pacing needs limit >= 1 and windowMs > 0');
     this.limit = Math.floor(opts.limit);
     this.windowMs = opts.windowMs;
-    this.marginMs = opts.marginMs ?? DEFAULT_PACING.marginMs;
+    this.countFrom = opts.countFrom ?? 'answer';
+    this.marginMs = opts.marginMs ?? (this.countFrom === 'send' ? SEND_MARGIN_MS : ANSWER_MARGIN_MS);
     this.store = opts.store ?? memoryPacingStore();
   }
 
@@ -78,9 +126,22 @@ export class Pacer {
     return waitMs;
   }
 
+  acquire(nowMs: number): PaceAnswer {
+    return { waitMs: this.tryAcquire(nowMs), slot: nowMs };
+  }
+
+  settle(slot: number, nowMs: number): void {
+    if (this.countFrom === 'send') return;
+    this.store.save(settleStep(this.store.load(), slot, nowMs, this.windowMs));
+  }
+
   /** After a 429: send nothing before `untilMs`. */
   blockUntil(untilMs: number): void {
     const s = this.store.load();
     if (untilMs > s.blockedUntil) this.store.save({ ...s, blockedUntil: untilMs });
+  }
+
+  blockFor(nowMs: number, forMs: number): void {
+    this.blockUntil(nowMs + forMs);
   }
 }

@@ -5,7 +5,14 @@
  * request by request: each operation takes its slot before it yields its request, so a batch never holds more
  * requests than the pacer allowed, and an operation told to wait sleeps while the others go on.
  */
-import type { Effect, EffectResult, HttpRequest, HttpResponse, Operation } from './effects.ts';
+import {
+  type Effect,
+  type EffectResult,
+  type HttpRequest,
+  type HttpResponse,
+  type Operation,
+  syncPaceAnswer,
+} from './effects.ts';
 
 /** A transport that performs several requests at once; each entry is that request's response or failure. */
 export interface BatchSyncTransport {
@@ -44,6 +51,8 @@ export function runSyncBatch<T>(
         const eff = step.value;
         if (eff.t === 'now') {
           step = op.next(clock());
+        } else if (eff.t === 'pace') {
+          step = op.next(syncPaceAnswer(eff));
         } else if (eff.t === 'sleep') {
           parked.set(i, { t: 'sleep', until: clock() + eff.ms });
           return;

@@ -2,7 +2,14 @@
  * The two runners. Each performs the effects an operation yields and feeds the results back in; transport
  * failures are thrown into the generator at the `yield`, where the retry logic sees them.
  */
-import type { AsyncTransport, Effect, EffectResult, Operation, SyncTransport } from './effects.ts';
+import {
+  type AsyncTransport,
+  type Effect,
+  type EffectResult,
+  type Operation,
+  type SyncTransport,
+  syncPaceAnswer,
+} from './effects.ts';
 
 export interface SyncRunOptions {
   /** Blocking sleep, e.g. `Utilities.sleep` in Apps Script. */
@@ -31,6 +38,8 @@ export function runSync<T>(
     } else if (eff.t === 'sleep') {
       opts.sleep(eff.ms);
       result = undefined;
+    } else if (eff.t === 'pace') {
+      result = syncPaceAnswer(eff);
     } else {
       result = clock();
     }
@@ -87,6 +96,8 @@ export async function runAsync<T>(
       } else if (eff.t === 'sleep') {
         await doSleep(eff.ms, signal);
         result = undefined;
+      } else if (eff.t === 'pace') {
+        result = (await eff.ask()) as EffectResult;
       } else {
         result = clock();
       }

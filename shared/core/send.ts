@@ -2,9 +2,18 @@
  * One API call as an operation: pace, send, map the status to an error, retry what is transient, parse.
  */
 import { type LinenError, RateLimitError, ResponseShapeError, TimeoutError } from '../errors.ts';
-import { type HttpRequest, type HttpResponse, http, now, type Operation, type ResponseType, sleep } from './effects.ts';
+import {
+  type HttpRequest,
+  type HttpResponse,
+  http,
+  now,
+  type Operation,
+  pace,
+  type ResponseType,
+  sleep,
+} from './effects.ts';
 import { errorForResponse, isAbort, transportFailure } from './failures.ts';
-import type { Pacer } from './pacing.ts';
+import type { RequestPacer } from './pacing.ts';
 import { decideRetry, type RetryPolicy } from './retry.ts';
 
 export interface CoreConfig {
@@ -19,7 +28,7 @@ export interface CoreConfig {
   /** Total time one call may take, retries and waits included. */
   timeBudgetMs: number;
   requestTimeoutMs: number;
-  pacer: Pacer | null;
+  pacer: RequestPacer | null;
   random: () => number;
 }
 
@@ -40,17 +49,19 @@ export interface RequestSpec<T> {
   parse(res: HttpResponse): T;
 }
 
-function* pace(cfg: CoreConfig, deadline: number): Operation<void> {
-  if (!cfg.pacer) return;
+/** Wait for a pacing slot; the slot's name, for `settle` once the request is answered (undefined: no pacer). */
+function* takeSlot(cfg: CoreConfig, deadline: number): Operation<number | undefined> {
+  const pacer = cfg.pacer;
+  if (!pacer) return undefined;
   for (;;) {
     const t = yield* now();
-    const wait = cfg.pacer.tryAcquire(t);
-    if (wait <= 0) return;
+    const { waitMs: wait, slot } = yield* pace(() => pacer.acquire(t));
+    if (wait <= 0) return slot;
     if (t + wait > deadline) {
       throw new RateLimitError({
         status: 429,
         code: 'client_rate_limited',
-        message: `the client's pacing (${cfg.pacer.limit} requests per ${cfg.pacer.windowMs} ms) needs a ${wait} ms wait, beyond the time budget`,
+        message: `the client's pacing (${pacer.limit} requests per ${pacer.windowMs} ms) needs a ${wait} ms wait, beyond the time budget`,
         requestId: undefined,
         retryAfterMs: wait,
       });
@@ -81,7 +92,7 @@ export function* send<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget):
   const req = buildRequest(cfg, spec.url, spec.responseType);
   let lastError: LinenError | undefined;
   for (let attempt = 0; ; attempt++) {
-    yield* pace(cfg, deadline);
+    const slot = yield* takeSlot(cfg, deadline);
     const t = yield* now();
     const timeoutMs = Math.min(cfg.requestTimeoutMs, deadline - t);
     if (timeoutMs <= 0) {
@@ -98,6 +109,11 @@ export function* send<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget):
       if (isAbort(e)) throw e;
       err = transportFailure(e, secrets);
     }
+    const pacer = cfg.pacer;
+    if (pacer && slot !== undefined) {
+      const at = yield* now();
+      yield* pace(() => pacer.settle(slot, at));
+    }
     if (res) {
       if (res.status >= 200 && res.status < 300) {
         try {
@@ -109,8 +125,9 @@ export function* send<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget):
       } else {
         const at = yield* now();
         err = errorForResponse(res, at, { scope: spec.scope, secrets });
-        if (err instanceof RateLimitError && err.retryAfterMs !== undefined)
-          cfg.pacer?.blockUntil(at + err.retryAfterMs);
+        const pacer = cfg.pacer;
+        const retryAfterMs = err instanceof RateLimitError ? err.retryAfterMs : undefined;
+        if (pacer && retryAfterMs !== undefined) yield* pace(() => pacer.blockFor(at, retryAfterMs));
       }
     }
     if (!err) throw new Error('unreachable: no response and no error');

@@ -11,6 +11,7 @@ import type { Message } from '../blocks/kit.ts';
 import { fitMessage } from '../blocks/limits.ts';
 import { type DigestStore, runDigestCommand } from '../digests/index.ts';
 import type { SlackClient } from '../digests/slack.ts';
+import type { DigestKind } from '../digests/storage/types.ts';
 import type { LinenService } from '../linen.ts';
 import type { BotLogger } from '../logger.ts';
 import { balanceMessage } from '../views/balance.ts';
@@ -51,7 +52,11 @@ export interface DigestDeps {
   slack: SlackClient;
   /** `keyRefOf(LINEN_API_KEY)`: what new subscriptions store; undefined without a key. */
   keyRef: string | undefined;
+  /** Key references the worker can read with (default: `[keyRef]`). */
+  keyRefs?: readonly string[] | undefined;
   adminUserIds: readonly string[];
+  /** Null when a digest of this kind may be posted in the channel; otherwise the sentence that refuses it. */
+  refuseKind?: ((kind: DigestKind, channelId: string) => string | null) | undefined;
 }
 
 export interface Answer {
@@ -339,6 +344,8 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         slack: d.slack,
         linen,
         keyRef: d.keyRef!,
+        ...(d.keyRefs ? { keyRefs: d.keyRefs } : {}),
+        ...(d.refuseKind ? { refuseKind: d.refuseKind } : {}),
         timeZone: tz,
         clock: { now: () => new Date((ctx.now ?? Date.now)()) },
         adminUserIds: d.adminUserIds,

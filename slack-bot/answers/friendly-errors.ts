@@ -45,7 +45,8 @@ export function friendlyError(err: unknown, ctx: ErrorContext = {}): string {
       ? `The Linen API is having trouble right now; try again later, and quote request ${err.requestId} to support if it persists.`
       : 'The Linen API is having trouble right now; try again later.';
   }
-  if (err instanceof ConnectionError || err instanceof TimeoutError) {
+  if (err instanceof TimeoutError) return notAnswering(err.requestId);
+  if (err instanceof ConnectionError) {
     return 'The Linen API could not be reached just now; try again in a minute.';
   }
   if (err instanceof LinenError) return err.userMessage;
@@ -64,4 +65,11 @@ export function describeError(err: unknown): string {
   }
   if (err instanceof Error) return `${err.name}: ${err.message}`;
   return String(err);
+}
+
+/** What a person sees when the Linen API does not answer in time (a hung request, or the command's deadline). */
+export function notAnswering(requestId?: string | undefined): string {
+  return requestId
+    ? `The Linen API is not answering right now (request ${requestId}); try again in a few minutes.`
+    : 'The Linen API is not answering right now; try again in a few minutes.';
 }

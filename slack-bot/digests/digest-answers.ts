@@ -12,7 +12,7 @@ import { DEFAULT_CADENCE, describeKind, digestKind } from './kinds.ts';
 import { digestFor, keySnapshot } from './runner.ts';
 import { describeSchedule, formatInstant, nextRuns } from './schedule.ts';
 import type { SlackClient } from './slack.ts';
-import type { DigestStore, Subscription } from './storage/types.ts';
+import type { DigestKind, DigestStore, Subscription } from './storage/types.ts';
 import type { ChannelArg } from './subscribe-args.ts';
 import { ArgsError, parseSubscribeArgs, tokenize } from './subscribe-args.ts';
 
@@ -33,6 +33,8 @@ export interface DigestCommandContext {
   clock: Clock;
   /** Who may manage subscriptions (the bot passes `LINEN_ADMIN_USER_IDS`); absent or empty: anyone. */
   adminUserIds?: readonly string[];
+  /** Null when a digest of this kind may appear in the channel; otherwise the sentence refusing it (access rules). */
+  refuseKind?: (kind: DigestKind, channelId: string) => string | null;
 }
 
 export interface CommandReply {
@@ -171,6 +173,8 @@ export async function runDigestCommand(
         const channel = await channelIdOf(ctx, a.channel);
         if ('problem' in channel) return reply(channel.problem);
         const channelId = channel.id;
+        const refused = ctx.refuseKind?.(a.kind, channelId);
+        if (refused) return reply(refused);
         const customerIds: string[] = [];
         const names = new Map<string, string>();
         for (const name of a.customers) {
@@ -282,6 +286,8 @@ export async function runDigestCommand(
             nextRunAt: null,
           };
         }
+        const refused = ctx.refuseKind?.(target.kind, ctx.channelId);
+        if (refused) return reply(refused);
         const d = await digestFor(ctx.store, { ...target, allClear: true }, now, keySnapshot(ctx.linen));
         const quiet = d.unchanged && !target.allClear;
         const note = `_Preview, only you can see it${quiet ? '; the scheduled digest would stay quiet' : ''}._`;

@@ -28,7 +28,7 @@ export interface DigestWorkerOptions {
   store: DigestStore;
   slack: SlackClient;
   /** The client for a subscription's key reference (see `clientsByKeyRef`). */
-  linenClientFor: (keyRef: string) => LinenClient;
+  linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
   clock?: Clock;
   /** Where the waits between ticks come from (default: Node's timers; tests pass a manual clock). */
   timers?: Timers;

@@ -26,8 +26,8 @@ import { dayInZoneOf, titleOf } from './time.ts';
 export interface TickDeps {
   engine: DigestEngine;
   slack: SlackClient;
-  /** The client for a subscription's key reference (see `clientsByKeyRef`). */
-  linenClientFor: (keyRef: string) => LinenClient;
+  /** The client for a subscription's key reference (see `clientsByKeyRef`), or a stored key being opened. */
+  linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
   pacer: ChannelPacer;
   /** Runs claimed per tick (default 500). */
   claimLimit?: number;
@@ -55,12 +55,17 @@ export interface KeySnapshot {
   ticketsOf(customerId: string): Promise<QualityTicket[]>;
 }
 
-export function keySnapshot(client: LinenClient, onSignalFetch: () => void = () => {}): KeySnapshot {
+/** `source` may be a client still being resolved (a stored key is opened first); each listing waits for it. */
+export function keySnapshot(
+  source: LinenClient | Promise<LinenClient>,
+  onSignalFetch: () => void = () => {},
+): KeySnapshot {
+  const ready = Promise.resolve(source);
   const memo = new Map<string, Promise<unknown>>();
-  const once = <T>(key: string, fetch: () => Promise<T>): Promise<T> => {
+  const once = <T>(key: string, fetch: (client: LinenClient) => Promise<T>): Promise<T> => {
     let p = memo.get(key) as Promise<T> | undefined;
     if (!p) {
-      p = fetch();
+      p = ready.then(fetch);
       p.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
       memo.set(key, p);
     }
@@ -68,23 +73,25 @@ export function keySnapshot(client: LinenClient, onSignalFetch: () => void = () 
   };
   return {
     signals: () =>
-      once('signals', () => {
+      once('signals', (client) => {
         onSignalFetch();
         // Without a status the API lists open and acknowledged signals; the digest keeps its kinds.
         return client.inventory.signals().all();
       }),
-    customers: () => once('customers', () => client.customers.list().all()),
-    deliveriesOn: (day) => once(`deliveries ${day}`, () => client.deliveries.daily({ from: day, to: day }).all()),
+    customers: () => once('customers', (client) => client.customers.list().all()),
+    deliveriesOn: (day) => once(`deliveries ${day}`, (client) => client.deliveries.daily({ from: day, to: day }).all()),
     openInvoices: () =>
-      once('invoices', async () => {
+      once('invoices', async (client) => {
         const [sent, partial] = await Promise.all([
           client.invoices.list({ status: 'sent' }).all(),
           client.invoices.list({ status: 'partially_paid' }).all(),
         ]);
         return [...sent, ...partial];
       }),
-    activePurchaseOrders: () => once('purchase orders', () => client.purchaseOrders.list({ status: 'active' }).all()),
-    ticketsOf: (customerId) => once(`tickets ${customerId}`, () => client.qualityTickets.list({ customerId }).all()),
+    activePurchaseOrders: () =>
+      once('purchase orders', (client) => client.purchaseOrders.list({ status: 'active' }).all()),
+    ticketsOf: (customerId) =>
+      once(`tickets ${customerId}`, (client) => client.qualityTickets.list({ customerId }).all()),
   };
 }
 

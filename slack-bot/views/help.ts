@@ -84,6 +84,15 @@ const line = (sub: Exclude<Subcommand, 'help'>) => {
   return `${code(esc(`${COMMAND} ${u.syntax}`))}\n${esc(u.what)}\n_e.g._ ${u.examples.map((e) => code(esc(`${COMMAND} ${e}`))).join('  ')}`;
 };
 
+/** The workspace commands (workspaces/workspace-commands.ts): connecting a key, access rules, status. */
+const CONNECTING = [
+  '*Connecting Linen* (workspace admins and owners)',
+  `${code(`${COMMAND} connect`)} connect a Linen key (for every channel, or for this channel only)`,
+  `${code(`${COMMAND} disconnect [here]`)} remove every key, or this channel's own key`,
+  `${code(`${COMMAND} status`)} what is connected (the key's last four characters) and where accounting answers appear`,
+  `${code(`${COMMAND} access accounting allow|deny [#channel]`)} · ${code(`${COMMAND} access accounting dms on|off`)} where balance, invoices, purchase orders and their digests may appear`,
+].join('\n');
+
 export function helpMessage(note?: string): Message {
   const subs = Object.keys(USAGE) as Exclude<Subcommand, 'help'>[];
   return {
@@ -92,6 +101,7 @@ export function helpMessage(note?: string): Message {
       header('Linen in Slack: /linen'),
       ...(note ? [section(note)] : []),
       ...subs.map((s) => section(line(s))),
+      section(CONNECTING),
       context(
         `A customer may be given by name or id. Answers are visible only to you until you press *Share in channel*. ${code(esc(`${COMMAND} help`))} shows this again.`,
       ),

@@ -9,6 +9,8 @@ import type { SqlExecutor } from '../digests/storage/sql.ts';
 export const WORKSPACE_TABLES: readonly { table: string; teamColumn: string }[] = [
   { table: 'slack_installations', teamColumn: 'team_id' },
   { table: 'digest_subscriptions', teamColumn: 'team_id' },
+  // The workspace's Linen keys (workspace_keys) go with it, by ON DELETE CASCADE.
+  { table: 'workspace_connections', teamColumn: 'team_id' },
 ];
 
 /** Deletes everything kept for the workspace; returns the rows deleted per table. */

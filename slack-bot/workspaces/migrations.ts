@@ -1,7 +1,9 @@
 /**
- * The workspace tables (versions 21–24), applied by the digest store's migration runner: they live in the same
- * database. Slack installations keep one sealed value (the whole installation, tokens included) per workspace, or
- * per Enterprise Grid organization for an org-wide install.
+ * The workspace tables, applied by the digest store's migration runner: they live in the same database.
+ * Slack installations (versions 21–24) keep one sealed value (the whole installation, tokens included) per
+ * workspace, or per Enterprise Grid organization for an org-wide install. Workspace connections (versions 25–29)
+ * are our own rows next to the installation, keyed by team id: where accounting answers may appear, and the
+ * Linen keys bound to places (`*` the workspace default, or a channel id), each sealed.
  */
 export const WORKSPACE_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {
@@ -20,6 +22,32 @@ CREATE TABLE slack_installations (
 CREATE INDEX slack_installations_team ON slack_installations (team_id);
 CREATE INDEX slack_installations_enterprise ON slack_installations (enterprise_id);
 CREATE INDEX digest_subscriptions_team ON digest_subscriptions (team_id);
+`,
+  },
+  {
+    version: 25,
+    name: 'workspace connections and their Linen keys',
+    sql: `
+CREATE TABLE workspace_connections (
+  team_id text PRIMARY KEY,
+  accounting_channels jsonb NOT NULL DEFAULT '[]',
+  accounting_in_dms boolean NOT NULL DEFAULT false,
+  updated_at timestamptz NOT NULL
+);
+CREATE TABLE workspace_keys (
+  team_id text NOT NULL REFERENCES workspace_connections (team_id) ON DELETE CASCADE,
+  place text NOT NULL,
+  key_ref text NOT NULL,
+  key_sealed text NOT NULL,
+  last_four text NOT NULL,
+  base_url text NOT NULL,
+  time_zone text NOT NULL,
+  scopes jsonb NOT NULL DEFAULT '[]',
+  connected_by text NOT NULL,
+  connected_at timestamptz NOT NULL,
+  PRIMARY KEY (team_id, place)
+);
+CREATE INDEX workspace_keys_by_ref ON workspace_keys (key_ref);
 `,
   },
 ];

@@ -11,6 +11,7 @@ import {
   InvalidParamsError,
   NotFoundError,
   RateLimitError,
+  type RequestPacer,
   ResponseShapeError,
   type SyncTransport,
 } from '../../shared/index.ts';
@@ -71,7 +72,16 @@ function harness(
     },
   });
   const aclient = createLinenClient({ ...common, transport: async, initialRetryDelayMs: 1, maxRetryDelayMs: 2 });
-  return { client, aclient, requests, sleeps, urls: () => requests.map((r) => new URL(r.req.url)) };
+  return {
+    client,
+    aclient,
+    requests,
+    sleeps,
+    common,
+    sync,
+    async,
+    urls: () => requests.map((r) => new URL(r.req.url)),
+  };
 }
 
 describe('requests', () => {
@@ -206,6 +216,51 @@ describe('pacing', () => {
     paged.page();
     expect(() => paged.page()).toThrow(RateLimitError);
     expect(h.requests).toHaveLength(2);
+  });
+
+  it('waits for a pacer that answers with promises, shared by two clients of the key', async () => {
+    // One slot per 50 ms, dated by the answer, as a database row shared by two processes would keep it.
+    let last: { slot: number; done?: number } | undefined;
+    const shared: RequestPacer = {
+      limit: 1,
+      windowMs: 50,
+      acquire: async (now) => {
+        const free = last ? (last.done ?? now + 50) + 50 : now;
+        if (free > now) return { waitMs: free - now, slot: 0 };
+        last = { slot: now };
+        return { waitMs: 0, slot: now };
+      },
+      settle: async (slot, now) => {
+        if (last?.slot === slot) last.done = now;
+      },
+      blockFor: async () => {},
+    };
+    const sent: number[] = [];
+    const transport: AsyncTransport = {
+      request: async () => {
+        sent.push(Date.now());
+        return list([customer(1)]);
+      },
+    };
+    const opts = { apiKey: KEY, baseUrl: BASE, timeZone: 'America/Chicago', transport, pacing: shared } as const;
+    const [a, b] = [createLinenClient(opts), createLinenClient(opts)];
+    await Promise.all([a.customers.list().page(), b.customers.list().page()]);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(49);
+  });
+
+  it('refuses, on a blocking runtime, a pacer that answers with promises', () => {
+    const h = harness(() => list([customer(1)]), {});
+    const pacer: RequestPacer = {
+      limit: 1,
+      windowMs: 1000,
+      acquire: async () => ({ waitMs: 0, slot: 0 }),
+      settle: async () => {},
+      blockFor: async () => {},
+    };
+    const client = createLinenClientSync({ ...h.common, transport: h.sync, sleep: () => {}, pacing: pacer });
+    expect(() => client.customers.list().page()).toThrow(TypeError);
+    expect(h.requests).toHaveLength(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../../shared/core/decode.ts';
-import { Pacer, type PacingState, pacingStep } from '../../shared/core/pacing.ts';
+import { Pacer, type PacingState, pacingStep, settleStep } from '../../shared/core/pacing.ts';
 import { formatPath } from '../../shared/core/parse-json.ts';
 import { backoffDelay, DEFAULT_RETRY, decideRetry, parseRetryAfter } from '../../shared/core/retry.ts';
 import { nextCursor } from '../../shared/core/walk.ts';
@@ -112,6 +112,51 @@ describe('pacing', () => {
     pacer.blockUntil(5000);
     expect(pacer.tryAcquire(1000)).toBe(4000);
     expect(pacer.tryAcquire(5000)).toBe(0);
+  });
+
+  it('dates a slot by its answer: the slot frees a window after the answer, not after the send', () => {
+    const pacer = new Pacer({ limit: 1, windowMs: 1000, marginMs: 0 });
+    const { waitMs, slot } = pacer.acquire(0);
+    expect(waitMs).toBe(0);
+    pacer.settle(slot, 300);
+    expect(pacer.tryAcquire(1000)).toBe(300);
+    expect(pacer.tryAcquire(1300)).toBe(0);
+  });
+
+  it('dated by the send, a slot frees a window and the margin after the send, and settling changes nothing', () => {
+    const pacer = new Pacer({ limit: 1, windowMs: 1000, countFrom: 'send' });
+    const { slot } = pacer.acquire(0);
+    pacer.settle(slot, 300);
+    expect(pacer.tryAcquire(500)).toBe(750);
+  });
+
+  it('still counts an answer whose slot had already left the window', () => {
+    const s = settleStep({ sent: [0, 1500], blockedUntil: 0 }, 0, 2000, 1000);
+    expect(s.sent).toEqual([1500, 2000]);
+  });
+
+  it('never lets more than `limit` requests be counted in any window when each is counted on arrival', () => {
+    // The server counts a request somewhere between its send and its answer; here at a random point.
+    const pacer = new Pacer({ limit: 4, windowMs: 1000 });
+    const counted: number[] = [];
+    let t = 0;
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (let i = 0; i < 60; i++) {
+      let answer = pacer.acquire(t);
+      while (answer.waitMs > 0) {
+        t += answer.waitMs;
+        answer = pacer.acquire(t);
+      }
+      const rtt = 1 + rand() * 400;
+      counted.push(t + rand() * rtt);
+      t += rtt;
+      pacer.settle(answer.slot, t);
+    }
+    for (const a of counted) expect(counted.filter((b) => b >= a && b < a + 1000).length).toBeLessThanOrEqual(4);
   });
 
   it('keeps its state in an injectable store', () => {

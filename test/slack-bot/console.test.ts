@@ -233,6 +233,26 @@ describe('start-up configuration errors: one line naming the setting', () => {
       },
       /^linen-bot: LINEN_ADMIN_USER_IDS must be Slack user ids separated by commas, like U024BE7LH,U0G9QF9C6 \(got "@alice"\)\.$/,
     ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        LINEN_ALLOWED_BASE_URLS: 'https://a.example/v1, ftp://b.example/v1',
+      },
+      /^linen-bot: LINEN_ALLOWED_BASE_URLS must be an http\(s\) URL \(got "ftp:\/\/b\.example\/v1"\)\.$/,
+    ],
+    [
+      {
+        SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+        SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef',
+        LINEN_BASE_URL: 'http://x/v1',
+        LINEN_TIMEZONE: 'UTC',
+        BIND_ADDRESS: 'localhost:3000',
+      },
+      /^linen-bot: BIND_ADDRESS must be an IP address of this machine, such as 127.0.0.1, 0.0.0.0 or :: \(got "localhost:3000"\)\.$/,
+    ],
   ];
   for (const [env, want] of cases) {
     it(want.source, () => {
@@ -293,5 +313,18 @@ describe('start-up configuration errors: one line naming the setting', () => {
       dataDir: '/var/lib/linen',
       digests: { adminUserIds: ['U1AAA', 'W2BBB'], graceMinutes: 30 },
     });
+  });
+
+  it('LINEN_ALLOWED_BASE_URLS lists the addresses a workspace may connect to; unset, LINEN_BASE_URL alone', () => {
+    const base = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1-2', LINEN_TIMEZONE: 'UTC' };
+    expect(loadConfig({ ...base, LINEN_BASE_URL: 'https://a.example/v1/' }).linen.allowedBaseUrls).toEqual([
+      'https://a.example/v1',
+    ]);
+    const listed = loadConfig({
+      ...base,
+      LINEN_BASE_URL: 'https://a.example/v1',
+      LINEN_ALLOWED_BASE_URLS: 'https://eu.example/v1/, https://us.example/v1,https://eu.example/v1',
+    });
+    expect(listed.linen.allowedBaseUrls).toEqual(['https://eu.example/v1', 'https://us.example/v1']);
   });
 });

@@ -77,6 +77,10 @@ describe('/linen in Socket Mode', () => {
     expect(await res.json()).toEqual({ ok: true, linen_key_configured: true });
   });
 
+  it('serves /healthz on BIND_ADDRESS only', () => {
+    expect(bot.bot.address).toBe('127.0.0.1');
+  });
+
   it('acknowledges a /linen ticket envelope on the socket within 3 s and answers through response_url', async () => {
     const t = h.sandbox.data.tickets.find((x) => x.ticket_number === 'TKT-26-00417')!;
     const sink = h.slack.responseUrl();

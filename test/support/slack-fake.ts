@@ -7,11 +7,14 @@
  * - for digests: conversations.info and conversations.list (paged) over `channels`, conversations.history;
  * - for Socket Mode: apps.connections.open answers the WebSocket URL set with `setSocketModeUrl` (unset: the
  *   method is unknown, as before);
+ * - for connecting a workspace: users.info over `users` (others are user_not_found) and views.open (the opened
+ *   views are kept in `views`);
  * - for "Add to Slack": the authorize page (`/oauth/v2/authorize`), oauth.v2.access and auth.test per issued token
  *   (slack-oauth-fake.ts).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { INTERIM_TEXT } from '../../slack-bot/listeners/answer-in-time.ts';
 import { createOAuthFake, type OAuthFake } from './slack-oauth-fake.ts';
 import { createWaiters } from './waiters.ts';
 
@@ -43,14 +46,23 @@ export interface FakeSlack {
   responseUrl(): { id: string; url: string };
   /** The posts a response_url received. */
   postsTo(id: string): SinkPost[];
-  /** Wait until `id` has received at least `n` posts. */
+  /**
+   * Wait until `id` has received at least `n` answers: the interim "Looking that up…" a slow answer is preceded
+   * by is not counted (nor returned), so a test under load still gets the answer itself (`postsTo` has both).
+   */
   waitForPosts(id: string, n?: number, timeoutMs?: number): Promise<SinkPost[]>;
   /** Wait until the Web API saw a call of `method` (among the calls from index `since` on). */
   waitForCall(method: string, timeoutMs?: number, since?: number): Promise<ApiCall>;
+  /** Wait until views.open was called with this trigger id; the view it opened. */
+  waitForView(triggerId: string, timeoutMs?: number): Promise<Record<string, any>>;
   /** Make a Web API method answer `{ ok: false, error }`. */
   failMethod(method: string, error: string | null): void;
   /** Channels the workspace has, by id (conversations.info / conversations.list); others are not found. */
   channels: Map<string, { name: string; member: boolean; archived?: boolean }>;
+  /** Users by id (users.info), with their admin and owner flags; others are not found. */
+  users: Map<string, { isAdmin?: boolean; isOwner?: boolean }>;
+  /** The views views.open opened, in order, with the token that opened each. */
+  views: { triggerId: string; view: Record<string, any>; authorization: string | undefined }[];
   /** The URL apps.connections.open answers (a fake Socket Mode endpoint); null: the method is unknown. */
   setSocketModeUrl(url: string | null): void;
   /** The app's OAuth side: workspaces that can install, issued tokens, rotation. */
@@ -80,6 +92,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const uploads: Upload[] = [];
   const failures = new Map<string, string>();
   const channels = new Map<string, { name: string; member: boolean; archived?: boolean }>();
+  const users = new Map<string, { isAdmin?: boolean; isOwner?: boolean }>();
+  const views: FakeSlack['views'] = [];
   const { notify, waitFor } = createWaiters();
   let nextSink = 0;
   let nextFile = 0;
@@ -178,6 +192,20 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           case 'apps.connections.open':
             if (socketModeUrl === null) return json(res, 200, { ok: false, error: 'unknown_method' });
             return json(res, 200, { ok: true, url: socketModeUrl });
+          case 'users.info': {
+            const u = users.get(String(params.user));
+            if (!u) return json(res, 200, { ok: false, error: 'user_not_found' });
+            return json(res, 200, {
+              ok: true,
+              user: { id: params.user, is_admin: Boolean(u.isAdmin), is_owner: Boolean(u.isOwner) },
+            });
+          }
+          case 'views.open': {
+            const view = typeof params.view === 'string' ? JSON.parse(params.view) : params.view;
+            views.push({ triggerId: String(params.trigger_id), view, authorization: req.headers.authorization });
+            notify();
+            return json(res, 200, { ok: true, view: { id: `V0${views.length}`, ...view } });
+          }
           case 'conversations.history':
             return json(res, 200, { ok: true, messages: [], has_more: false });
           case 'files.getUploadURLExternal': {
@@ -209,6 +237,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     posts,
     uploads,
     channels,
+    users,
+    views,
     responseUrl() {
       const id = `r${++nextSink}`;
       return { id, url: `${origin}/response/${id}` };
@@ -217,7 +247,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     waitForPosts(id, n = 1, timeoutMs = 10_000) {
       return waitFor(
         () => {
-          const got = posts.filter((p) => p.id === id);
+          const got = posts.filter((p) => p.id === id && p.body.text !== INTERIM_TEXT);
           return got.length >= n ? got : undefined;
         },
         timeoutMs,
@@ -226,6 +256,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     },
     waitForCall(method, timeoutMs = 10_000, since = 0) {
       return waitFor(() => calls.slice(since).find((c) => c.method === method), timeoutMs, `a ${method} call`);
+    },
+    waitForView(triggerId, timeoutMs = 10_000) {
+      return waitFor(() => views.find((v) => v.triggerId === triggerId)?.view, timeoutMs, `views.open of ${triggerId}`);
     },
     failMethod(method, error) {
       if (error === null) failures.delete(method);

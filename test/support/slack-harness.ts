@@ -15,6 +15,7 @@ import { createLogger } from '../../slack-bot/logger.ts';
 import { validateMessage } from './slack-blockkit.ts';
 import { type FakeSlack, startFakeSlack } from './slack-fake.ts';
 import { blockActionsBody, commandBody, postSigned, type SignedPost } from './slack-sign.ts';
+import { createWaiters } from './waiters.ts';
 
 export const TODAY = '2026-11-20';
 export const NOW = Date.parse(`${TODAY}T18:00:00.000Z`);
@@ -41,18 +42,20 @@ export interface BotUnderTest {
   bot: RunningBot;
   url: string;
   logs: string[];
+  /** Resolves with the first log line (from now on or already written) matching `pattern`. */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<string>;
   paths: string[];
   /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
   command(
     text: string,
-    opts?: SignedPost & { userId?: string; channelId?: string },
+    opts?: SignedPost & { userId?: string; channelId?: string; teamId?: string; triggerId?: string },
   ): Promise<{ status: number; body: string; ms: number; sink: string }>;
   /** `/linen <text>` and its (first) answer through response_url. */
-  ask(text: string, opts?: { userId?: string; channelId?: string }): Promise<Record<string, any>>;
+  ask(text: string, opts?: { userId?: string; channelId?: string; teamId?: string }): Promise<Record<string, any>>;
   click(
     actionId: string,
     value: string,
-    opts?: { blockId?: string; userId?: string },
+    opts?: { blockId?: string; userId?: string; teamId?: string; channelId?: string },
   ): Promise<{ status: number; sink: string }>;
   stop(): Promise<void>;
 }
@@ -64,7 +67,12 @@ export interface Harness {
   problems: string[];
   startBotWith(
     env: Record<string, string | undefined>,
-    opts?: { maxRetries?: number; start?: Pick<StartOptions, 'digests' | 'digestStore'> },
+    opts?: {
+      maxRetries?: number;
+      start?: Pick<StartOptions, 'digests' | 'digestStore' | 'multiWorkspace'>;
+      /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
+      ownClients?: boolean;
+    },
   ): Promise<BotUnderTest>;
   close(): Promise<void>;
 }
@@ -105,6 +113,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         LINEN_API_KEY: 'lk_live_demo_all_access',
         LINEN_TIMEZONE: TZ,
         PORT: '0',
+        BIND_ADDRESS: '127.0.0.1',
         ...envOverrides,
       };
       let digestStore: DigestStore | undefined;
@@ -117,10 +126,17 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
       }
       const config = loadConfig(env);
       const logs: string[] = [];
-      const logger = createLogger({ write: (line) => logs.push(line), level: 'debug' as never });
+      const logWaiters = createWaiters();
+      const logger = createLogger({
+        write: (line) => {
+          logs.push(line);
+          logWaiters.notify();
+        },
+        level: 'debug' as never,
+      });
       const counting = countingTransport();
       let linenClient: LinenClient | undefined;
-      if (config.linen.apiKey) {
+      if (config.linen.apiKey && !opts.ownClients) {
         linenClient = createLinenClient({
           apiKey: config.linen.apiKey,
           baseUrl: config.linen.baseUrl,
@@ -134,8 +150,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
       const bot = await startBot(config, {
         logger,
         linenClient,
-        host: '127.0.0.1',
-        now: () => NOW,
+        ...(opts.ownClients ? {} : { now: () => NOW }),
         digestStore,
         ...opts.start,
       });
@@ -144,13 +159,22 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         bot,
         url,
         logs,
+        waitForLog: (pattern, timeoutMs = 10_000) =>
+          logWaiters.waitFor(() => logs.find((l) => pattern.test(l)), timeoutMs, `a log line matching ${pattern}`),
         paths: counting.paths,
         async command(text, o = {}) {
           const sink = slack.responseUrl();
           const r = await postSigned(
             url,
             SIGNING_SECRET,
-            commandBody({ text, responseUrl: sink.url, userId: o.userId, channelId: o.channelId }),
+            commandBody({
+              text,
+              responseUrl: sink.url,
+              userId: o.userId,
+              channelId: o.channelId,
+              teamId: o.teamId,
+              triggerId: o.triggerId,
+            }),
             o,
           );
           return { ...r, sink: sink.id };

@@ -41,13 +41,15 @@ export interface CommandFields {
   userId?: string;
   channelId?: string;
   command?: string;
+  teamId?: string;
+  triggerId?: string;
 }
 
 /** The form body of a slash command, with the fields Slack sends. */
 export function commandBody(f: CommandFields): string {
   return new URLSearchParams({
     token: 'deprecated-verification-token',
-    team_id: 'T0LINEN',
+    team_id: f.teamId ?? 'T0LINEN',
     team_domain: 'linen-test',
     channel_id: f.channelId ?? 'C0LINEN',
     channel_name: 'linen-ops',
@@ -58,8 +60,46 @@ export function commandBody(f: CommandFields): string {
     api_app_id: 'A0LINEN',
     is_enterprise_install: 'false',
     response_url: f.responseUrl,
-    trigger_id: '1.2.3',
+    trigger_id: f.triggerId ?? '1.2.3',
   }).toString();
+}
+
+export interface ViewSubmission {
+  /** The view as opened (its callback_id, private_metadata). */
+  view: Record<string, any>;
+  /** `block_id -> action_id -> value` as Slack sends the state of inputs. */
+  values: Record<string, Record<string, unknown>>;
+  userId: string;
+  teamId: string;
+}
+
+/** The form body of a modal's view_submission payload. */
+export function viewSubmissionBody(s: ViewSubmission): string {
+  const payload = {
+    type: 'view_submission',
+    team: { id: s.teamId, domain: 'linen-test' },
+    user: { id: s.userId, username: 'someone', name: 'someone', team_id: s.teamId },
+    api_app_id: 'A0LINEN',
+    token: 'deprecated-verification-token',
+    trigger_id: '1.2.5',
+    view: {
+      id: 'V0SUBMIT',
+      team_id: s.teamId,
+      type: 'modal',
+      callback_id: s.view.callback_id,
+      private_metadata: s.view.private_metadata ?? '',
+      blocks: s.view.blocks ?? [],
+      state: { values: s.values },
+      hash: '1700000000.abcdef',
+      title: s.view.title,
+      app_id: 'A0LINEN',
+      bot_id: 'B0BOT',
+    },
+    response_urls: [],
+    is_enterprise_install: false,
+    enterprise: null,
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
 export interface ButtonClick {
@@ -68,21 +108,28 @@ export interface ButtonClick {
   blockId?: string;
   responseUrl: string;
   userId?: string;
+  teamId?: string;
+  channelId?: string;
 }
 
 /** The form body of a block_actions payload for a button in an ephemeral message. */
 export function blockActionsBody(c: ButtonClick): string {
   const payload = {
     type: 'block_actions',
-    user: { id: c.userId ?? 'U0COORD', username: 'coordinator', name: 'coordinator', team_id: 'T0LINEN' },
+    user: { id: c.userId ?? 'U0COORD', username: 'coordinator', name: 'coordinator', team_id: c.teamId ?? 'T0LINEN' },
     api_app_id: 'A0LINEN',
     token: 'deprecated-verification-token',
-    container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0LINEN', is_ephemeral: true },
+    container: {
+      type: 'message',
+      message_ts: '1700000000.000100',
+      channel_id: c.channelId ?? 'C0LINEN',
+      is_ephemeral: true,
+    },
     trigger_id: '1.2.4',
-    team: { id: 'T0LINEN', domain: 'linen-test' },
+    team: { id: c.teamId ?? 'T0LINEN', domain: 'linen-test' },
     enterprise: null,
     is_enterprise_install: false,
-    channel: { id: 'C0LINEN', name: 'linen-ops' },
+    channel: { id: c.channelId ?? 'C0LINEN', name: 'linen-ops' },
     state: { values: {} },
     response_url: c.responseUrl,
     actions: [

@@ -68,6 +68,18 @@ ALTER TABLE digest_subscriptions ADD COLUMN options jsonb NOT NULL DEFAULT '{}';
 `,
   },
   ...WORKSPACE_MIGRATIONS,
+  // Numbered 30: the pacing tables use 30-34.
+  {
+    version: 30,
+    name: 'pacing shared by the replicas, a row per key fingerprint',
+    sql: `
+CREATE TABLE linen_pacing (
+  key_fingerprint text PRIMARY KEY,
+  sent double precision[] NOT NULL DEFAULT '{}',
+  blocked_until double precision NOT NULL DEFAULT 0
+);
+`,
+  },
 ];
 
 export async function migrate(db: SqlExecutor): Promise<number[]> {

@@ -2,16 +2,19 @@
  * Buttons: "Share in channel" (post the same answer for everyone), "PDF" (deliver an invoice privately)
  * and the customer choices of an ambiguous name (replay the command with the chosen customer).
  */
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
-import { answerText } from '../../answers/answer.ts';
+import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { describeError, friendlyError } from '../../answers/friendly-errors.ts';
+import { parseCommand } from '../../answers/grammar.ts';
 import { context } from '../../blocks/kit.ts';
 import { fitMessage } from '../../blocks/limits.ts';
 import { code, esc } from '../../blocks/mrkdwn.ts';
 import { parsePdfRef } from '../../views/balance.ts';
 import { ACTION, errorMessage } from '../../views/common.ts';
+import { answerButton, contextFor } from '../../workspaces/answer-in-workspace.ts';
+import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringMessage } from '../answer-in-time.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
+import { hasResponseUrl } from '../response-url.ts';
 import { type FetchedPdf, fetchInvoicePdf, uploadPrivately } from './pdf.ts';
 
 const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; blocks: unknown[] }) => {
@@ -22,54 +25,115 @@ const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; b
   }
 };
 
-export function register(app: App, deps: BotDeps): void {
-  app.action<BlockAction<ButtonAction>>(ACTION.share, async ({ ack, action, body, respond }) => {
-    await ack();
-    await yieldToPendingAcks();
-    const message = await answerText(action.value ?? 'help', deps, { share: false });
-    if (!message.shareable) {
-      await ephemeral(respond, deps, message);
-      return;
-    }
-    const shared = fitMessage({
-      text: message.text,
-      blocks: [
-        ...message.blocks,
-        context(`Shared by <@${body.user.id}> with ${code(esc(`/linen ${message.command}`))}`),
-      ],
-    });
-    try {
-      await respond({ response_type: 'in_channel', replace_original: false, text: shared.text, blocks: shared.blocks });
-      await respond({ delete_original: true });
-    } catch (err) {
-      deps.logger.warn(`share of /linen ${message.command} failed: ${(err as Error).message}`);
-    }
-  });
+/** Where a button was clicked: its workspace and channel pick the Linen key that answers. */
+const placeOf = (body: BlockAction, client: App['client']) => ({
+  teamId: body.team?.id ?? body.user.team_id ?? null,
+  channelId: body.channel?.id ?? body.container?.channel_id ?? '',
+  userId: body.user.id,
+  slack: client,
+});
 
-  app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTION.rerun}:`), async ({ ack, action, respond }) => {
-    await ack();
-    await yieldToPendingAcks();
-    const message = await answerText(action.value ?? 'help', deps);
-    try {
-      await respond({ response_type: 'ephemeral', replace_original: true, text: message.text, blocks: message.blocks });
-    } catch (err) {
-      deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
-    }
-  });
+/** What a button carries, as text: a signed payload may carry anything (or nothing) there. */
+const buttonValue = (action: ButtonAction): string => (typeof action.value === 'string' ? action.value : '');
+
+export function register(app: App, deps: BotDeps): void {
+  // Every button of the bot answers through the click's response_url: without one, there is nothing to do.
+  const withResponseUrl: Middleware<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>> = async (args) => {
+    if (hasResponseUrl(args.body)) return args.next();
+    await args.ack();
+    deps.logger.info(`ignored a click on ${args.action.action_id} without a response_url: there is nowhere to answer`);
+  };
+
+  const deadlines = deps.deadlines ?? INTERACTIVE_DEADLINES;
+  /** A button's work by the interactive deadline, or undefined (the person was told the API is not answering). */
+  const inTime = async <T>(work: Promise<T>, respond: RespondFn, what: string): Promise<T | undefined> => {
+    const outcome = await answerInTime(work, {
+      deadlines,
+      onLate: () => deps.logger.info(`${what}: no answer within ${deadlines.deadlineMs} ms`),
+    });
+    if (outcome.inTime) return outcome.value;
+    await ephemeral(respond, deps, notAnsweringMessage());
+    return undefined;
+  };
+
+  app.action<BlockAction<ButtonAction>>(
+    ACTION.share,
+    withResponseUrl,
+    async ({ ack, action, body, respond, client }) => {
+      await ack();
+      await yieldToPendingAcks();
+      const place = placeOf(body, client);
+      const answer = answerButton(buttonValue(action) || 'help', place, deps, { share: false });
+      const message = await inTime(answer, respond, 'share');
+      if (!message) return;
+      if (!message.shareable) {
+        await ephemeral(respond, deps, message);
+        return;
+      }
+      const shared = fitMessage({
+        text: message.text,
+        blocks: [
+          ...message.blocks,
+          context(`Shared by <@${body.user.id}> with ${code(esc(`/linen ${message.command}`))}`),
+        ],
+      });
+      try {
+        await respond({
+          response_type: 'in_channel',
+          replace_original: false,
+          text: shared.text,
+          blocks: shared.blocks,
+        });
+        await respond({ delete_original: true });
+      } catch (err) {
+        deps.logger.warn(`share of /linen ${message.command} failed: ${(err as Error).message}`);
+      }
+    },
+  );
+
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^${ACTION.rerun}:`),
+    withResponseUrl,
+    async ({ ack, action, body, respond, client }) => {
+      await ack();
+      await yieldToPendingAcks();
+      const answer = answerButton(buttonValue(action) || 'help', placeOf(body, client), deps);
+      const message = await inTime(answer, respond, 'customer choice');
+      if (!message) return;
+      try {
+        await respond({
+          response_type: 'ephemeral',
+          replace_original: true,
+          text: message.text,
+          blocks: message.blocks,
+        });
+      } catch (err) {
+        deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
+      }
+    },
+  );
 
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ACTION.pdf}:`),
+    withResponseUrl,
     async ({ ack, action, body, client, respond }) => {
       await ack();
       await yieldToPendingAcks();
-      const ref = parsePdfRef(action.value);
+      const ref = parsePdfRef(buttonValue(action));
       if (!ref) {
         await ephemeral(respond, deps, errorMessage('That button is out of date; run /linen balance again.'));
         return;
       }
-      let pdf: FetchedPdf;
+      let pdf: FetchedPdf | undefined;
       try {
-        pdf = await fetchInvoicePdf(deps.linen, ref);
+        // A PDF is an accounting answer: the workspace's key for this channel, where accounting may appear.
+        const resolved = await contextFor(deps, placeOf(body, client), parseCommand('balance'));
+        if ('refusal' in resolved) {
+          await ephemeral(respond, deps, errorMessage(resolved.refusal));
+          return;
+        }
+        pdf = await inTime(fetchInvoicePdf(resolved.ctx.linen, ref), respond, `PDF of ${ref.n}`);
+        if (!pdf) return;
       } catch (err) {
         deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`);
         await ephemeral(respond, deps, errorMessage(friendlyError(err, { subject: `invoice ${ref.n}` })));

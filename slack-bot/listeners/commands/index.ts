@@ -1,29 +1,66 @@
 /**
  * The `/linen` slash command: acknowledge at once (Slack allows 3 seconds), then answer through the
- * command's response_url with an ephemeral message.
+ * command's response_url with an ephemeral message, with the Linen key of the command's workspace and channel:
+ * "Looking that up…" first when the answer takes more than
+ * about 2 s (the answer then replaces it), and by the deadline whatever the Linen API does.
  */
-import type { App } from '@slack/bolt';
-import { answerText } from '../../answers/answer.ts';
+import type { App, RespondArguments } from '@slack/bolt';
+import { answerCommand } from '../../workspaces/answer-in-workspace.ts';
+import { answerInTime, INTERACTIVE_DEADLINES, interimMessage, notAnsweringMessage } from '../answer-in-time.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
+import { hasResponseUrl } from '../response-url.ts';
 
 export const COMMAND_NAME = '/linen';
 
 export function register(app: App, deps: BotDeps): void {
-  app.command(COMMAND_NAME, async ({ command, ack, respond }) => {
+  const deadlines = deps.deadlines ?? INTERACTIVE_DEADLINES;
+  app.command(COMMAND_NAME, async ({ command, ack, respond, client }) => {
     await ack();
+    if (!hasResponseUrl(command)) {
+      deps.logger.info('ignored /linen without a response_url: there is nowhere to answer');
+      return;
+    }
     await yieldToPendingAcks();
     const started = Date.now();
-    const caller = { userId: command.user_id, channelId: command.channel_id, teamId: command.team_id ?? null };
-    const message = await answerText(command.text, { ...deps, caller });
-    try {
-      await respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
-      deps.logger.debug(`/linen ${message.command} answered in ${Date.now() - started} ms`);
-    } catch (err) {
-      deps.logger.warn(
-        `/linen ${message.command}: the answer could not be delivered through response_url: ${(err as Error).message}`,
-      );
+    // A signed form may lack fields Slack always sends: answer what can be answered, never throw.
+    const text = typeof command.text === 'string' ? command.text : '';
+    const request = {
+      text,
+      userId: command.user_id ?? '',
+      channelId: command.channel_id ?? '',
+      teamId: command.team_id ?? null,
+      triggerId: command.trigger_id,
+      slack: client,
+    };
+    const send = async (message: RespondArguments, what: string) => {
+      try {
+        await respond(message);
+      } catch (err) {
+        deps.logger.warn(`/linen ${what}: could not answer through response_url: ${(err as Error).message}`);
+      }
+    };
+    let interimSent = false;
+    const outcome = await answerInTime(answerCommand(request, deps), {
+      deadlines,
+      onInterim: async () => {
+        interimSent = true;
+        await send({ response_type: 'ephemeral', ...interimMessage() }, 'interim');
+      },
+      onLate: () =>
+        deps.logger.info(`/linen: no answer within ${deadlines.deadlineMs} ms; said the API is not answering`),
+    });
+    if (outcome.inTime && outcome.value === null) {
+      // A modal was opened: nothing to say, and an interim message shown meanwhile goes.
+      if (interimSent) await send({ delete_original: true }, 'interim');
+      return;
     }
+    const message = outcome.inTime ? outcome.value! : { ...notAnsweringMessage(), command: 'timeout' };
+    await send(
+      { response_type: 'ephemeral', replace_original: interimSent, text: message.text, blocks: message.blocks },
+      message.command,
+    );
+    deps.logger.debug(`/linen ${message.command} answered in ${Date.now() - started} ms`);
   });
 }
 

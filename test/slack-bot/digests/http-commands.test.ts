@@ -177,24 +177,21 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
         const env: NodeJS.ProcessEnv = {};
         for (const [k, v] of Object.entries(process.env))
           if (!/^(SLACK_|LINEN_|PORT$|DATABASE_URL$)/.test(k)) env[k] = v;
-        const child = spawn(
-          join(process.cwd(), 'node_modules', '.bin', 'tsx'),
-          [join(process.cwd(), 'slack-bot', 'index.ts')],
-          {
-            env: {
-              ...env,
-              SLACK_BOT_TOKEN: BOT_TOKEN,
-              SLACK_SIGNING_SECRET: SIGNING_SECRET,
-              SLACK_API_URL: h.slack.apiUrl,
-              LINEN_BASE_URL: h.sandbox.baseUrl,
-              LINEN_API_KEY: 'lk_live_demo_all_access',
-              LINEN_TIMEZONE: TZ,
-              PORT: '0',
-              LINEN_DATA_DIR: dataDir,
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
+        // As `npm start` runs it: one node process with tsx's loader, so the signal reaches the bot itself.
+        const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'slack-bot', 'index.ts')], {
+          env: {
+            ...env,
+            SLACK_BOT_TOKEN: BOT_TOKEN,
+            SLACK_SIGNING_SECRET: SIGNING_SECRET,
+            SLACK_API_URL: h.slack.apiUrl,
+            LINEN_BASE_URL: h.sandbox.baseUrl,
+            LINEN_API_KEY: 'lk_live_demo_all_access',
+            LINEN_TIMEZONE: TZ,
+            PORT: '0',
+            LINEN_DATA_DIR: dataDir,
           },
-        );
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         child.stdout.on('data', (d) => (out += d));
         child.stderr.on('data', (d) => (out += d));

@@ -1,0 +1,165 @@
+/**
+ * Workspace connections in the bot's database (the digest store's: PGlite or PostgreSQL). Keys are sealed with
+ * the SecretBox before they are written and opened only to build a client; `forgetWorkspace(teamId)` (forget.ts)
+ * removes a workspace's connection with its keys.
+ */
+
+import { keyRefOf } from '../digests/key-ref.ts';
+import type { SqlExecutor } from '../digests/storage/sql.ts';
+import type { SecretBox } from '../secrets/crypto.ts';
+import {
+  type AccountingAccess,
+  type BoundKey,
+  lastFourOf,
+  SAFE_ACCOUNTING_DEFAULT,
+  type Scope,
+  type WorkspaceConnection,
+} from './connection.ts';
+
+export interface NewKey {
+  place: string;
+  apiKey: string;
+  baseUrl: string;
+  timeZone: string;
+  scopes: Scope[];
+  connectedBy: string;
+}
+
+/** A key opened for use: what a client is built from. */
+export interface OpenedKey {
+  apiKey: string;
+  keyRef: string;
+  baseUrl: string;
+  timeZone: string;
+}
+
+interface KeyRow {
+  team_id: string;
+  place: string;
+  key_ref: string;
+  key_sealed: string;
+  last_four: string;
+  base_url: string;
+  time_zone: string;
+  scopes: Scope[] | string;
+  connected_by: string;
+  connected_at: Date | string;
+}
+
+const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+const boundKey = (r: KeyRow): BoundKey => ({
+  place: r.place,
+  keyRef: r.key_ref,
+  lastFour: r.last_four,
+  baseUrl: r.base_url,
+  timeZone: r.time_zone,
+  scopes: json(r.scopes),
+  connectedBy: r.connected_by,
+  connectedAt: new Date(r.connected_at),
+});
+
+export class ConnectionStore {
+  readonly #db: SqlExecutor;
+  readonly #secrets: SecretBox;
+
+  constructor(options: { db: SqlExecutor; secrets: SecretBox }) {
+    this.#db = options.db;
+    this.#secrets = options.secrets;
+  }
+
+  /** The workspace's connection; null when it never connected (or was forgotten). */
+  async get(teamId: string): Promise<WorkspaceConnection | null> {
+    const [row] = await this.#db.query<{ accounting_channels: string[] | string; accounting_in_dms: boolean }>(
+      'SELECT accounting_channels, accounting_in_dms FROM workspace_connections WHERE team_id = $1',
+      [teamId],
+    );
+    if (!row) return null;
+    const keys = await this.#db.query<KeyRow>('SELECT * FROM workspace_keys WHERE team_id = $1 ORDER BY place', [
+      teamId,
+    ]);
+    return {
+      teamId,
+      keys: keys.map(boundKey),
+      accounting: { channels: json(row.accounting_channels), directMessages: row.accounting_in_dms },
+    };
+  }
+
+  /** The key bound to `place`, opened. */
+  async openKey(teamId: string, place: string): Promise<OpenedKey | null> {
+    const [row] = await this.#db.query<KeyRow>('SELECT * FROM workspace_keys WHERE team_id = $1 AND place = $2', [
+      teamId,
+      place,
+    ]);
+    return row ? this.#opened(row) : null;
+  }
+
+  /** A key by its fingerprint, in any workspace (the digest worker reads with the key a subscription names). */
+  async openKeyByRef(keyRef: string): Promise<OpenedKey | null> {
+    const [row] = await this.#db.query<KeyRow>('SELECT * FROM workspace_keys WHERE key_ref = $1 LIMIT 1', [keyRef]);
+    return row ? this.#opened(row) : null;
+  }
+
+  /** Binds a key to a place (replacing the one there); creates the connection with the safe access default. */
+  async saveKey(teamId: string, key: NewKey, now: Date): Promise<BoundKey> {
+    return this.#db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (team_id) DO UPDATE SET updated_at = EXCLUDED.updated_at`,
+        [teamId, JSON.stringify(SAFE_ACCOUNTING_DEFAULT.channels), SAFE_ACCOUNTING_DEFAULT.directMessages, now],
+      );
+      const [row] = await tx.query<KeyRow>(
+        `INSERT INTO workspace_keys
+           (team_id, place, key_ref, key_sealed, last_four, base_url, time_zone, scopes, connected_by, connected_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (team_id, place) DO UPDATE SET key_ref = EXCLUDED.key_ref, key_sealed = EXCLUDED.key_sealed,
+           last_four = EXCLUDED.last_four, base_url = EXCLUDED.base_url, time_zone = EXCLUDED.time_zone,
+           scopes = EXCLUDED.scopes, connected_by = EXCLUDED.connected_by, connected_at = EXCLUDED.connected_at
+         RETURNING *`,
+        [
+          teamId,
+          key.place,
+          keyRefOf(key.apiKey),
+          this.#secrets.seal(key.apiKey),
+          lastFourOf(key.apiKey),
+          key.baseUrl,
+          key.timeZone,
+          JSON.stringify(key.scopes),
+          key.connectedBy,
+          now,
+        ],
+      );
+      return boundKey(row!);
+    });
+  }
+
+  /** Removes the key of one place, or every key of the workspace (its access rules stay). */
+  async removeKeys(teamId: string, place?: string): Promise<number> {
+    const rows =
+      place === undefined
+        ? await this.#db.query('DELETE FROM workspace_keys WHERE team_id = $1 RETURNING place', [teamId])
+        : await this.#db.query('DELETE FROM workspace_keys WHERE team_id = $1 AND place = $2 RETURNING place', [
+            teamId,
+            place,
+          ]);
+    return rows.length;
+  }
+
+  async setAccounting(teamId: string, access: AccountingAccess, now: Date): Promise<void> {
+    await this.#db.query(
+      `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at)
+       VALUES ($1, $2, $3, $4) ON CONFLICT (team_id) DO UPDATE SET accounting_channels = EXCLUDED.accounting_channels,
+         accounting_in_dms = EXCLUDED.accounting_in_dms, updated_at = EXCLUDED.updated_at`,
+      [teamId, JSON.stringify(access.channels), access.directMessages, now],
+    );
+  }
+
+  #opened(row: KeyRow): OpenedKey {
+    return {
+      apiKey: this.#secrets.open(row.key_sealed),
+      keyRef: row.key_ref,
+      baseUrl: row.base_url,
+      timeZone: row.time_zone,
+    };
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Malformed but correctly signed payloads, posted to the real receiver: each is answered or ignored, never an
+ * HTTP 500, never an unacknowledged request, and the log has no error line, no "unhandled" and no stack.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allText, type BotUnderTest, type Harness, SIGNING_SECRET, startHarness } from '../support/slack-harness.ts';
+import { blockActionsBody, commandBody, postSigned } from '../support/slack-sign.ts';
+
+let h: Harness;
+let bot: BotUnderTest;
+
+beforeAll(async () => {
+  h = await startHarness();
+  bot = await h.startBotWith({}, { start: { digests: { worker: false } } });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const form = (payload: unknown) => new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+
+/** A block_actions payload as Slack sends it, changed by `edit`. */
+function click(responseUrl: string | undefined, action: Record<string, unknown>, edit?: (p: any) => void): string {
+  const p = JSON.parse(
+    new URLSearchParams(blockActionsBody({ actionId: 'x', value: 'x', responseUrl: responseUrl ?? '' })).get(
+      'payload',
+    )!,
+  );
+  p.actions = [{ block_id: 'b1', type: 'button', action_ts: '1700000001.000200', ...action }];
+  if (responseUrl === undefined) delete p.response_url;
+  edit?.(p);
+  return form(p);
+}
+
+function commandWithout(field: string, responseUrl: string, text = 'help'): string {
+  const params = new URLSearchParams(commandBody({ text, responseUrl }));
+  params.delete(field);
+  return params.toString();
+}
+
+function view(type: 'view_submission' | 'view_closed', callbackId: string): string {
+  return form({
+    type,
+    team: { id: 'T0LINEN', domain: 'linen-test' },
+    user: { id: 'U0COORD', username: 'coordinator', name: 'coordinator', team_id: 'T0LINEN' },
+    api_app_id: 'A0LINEN',
+    token: 'deprecated-verification-token',
+    trigger_id: '1.2.5',
+    view: {
+      id: 'V0NOTOURS',
+      team_id: 'T0LINEN',
+      type: 'modal',
+      callback_id: callbackId,
+      private_metadata: '',
+      state: { values: {} },
+      hash: '1700000000.abc',
+      blocks: [],
+    },
+    is_enterprise_install: false,
+  });
+}
+
+/** How the bot must deal with a case: answer through response_url (with text matching), or log that it ignored it. */
+type Expect = { answer: RegExp } | { ignored: RegExp };
+
+interface Case {
+  name: string;
+  body: (responseUrl: string) => string;
+  expect: Expect;
+}
+
+const CASES: Case[] = [
+  { name: 'a command without text', body: (u) => commandWithout('text', u), expect: { answer: /balance/ } },
+  { name: 'a command without user_id', body: (u) => commandWithout('user_id', u), expect: { answer: /balance/ } },
+  {
+    name: 'a command without channel_id',
+    body: (u) => commandWithout('channel_id', u),
+    expect: { answer: /balance/ },
+  },
+  {
+    name: 'a digest command without user_id or channel_id',
+    body: (u) => {
+      const p = new URLSearchParams(commandWithout('user_id', u, 'digest list'));
+      p.delete('channel_id');
+      return p.toString();
+    },
+    expect: { answer: /./ },
+  },
+  {
+    name: 'a command without response_url',
+    body: (u) => commandWithout('response_url', u),
+    expect: { ignored: /without a response_url/ },
+  },
+  {
+    name: 'a Share click without response_url',
+    body: () => click(undefined, { action_id: 'linen_share', value: 'balance' }),
+    expect: { ignored: /without a response_url/ },
+  },
+  {
+    name: 'a PDF click without response_url',
+    body: () => click(undefined, { action_id: 'linen_pdf:0', value: '{}' }),
+    expect: { ignored: /without a response_url/ },
+  },
+  {
+    name: 'an unknown action_id',
+    body: (u) => click(u, { action_id: 'launch_rockets', value: 'now' }),
+    expect: { ignored: /action launch_rockets is not one of the bot's/ },
+  },
+  {
+    name: 'a Share button whose value is not a command the bot wrote',
+    body: (u) => click(u, { action_id: 'linen_share', value: '<!channel> __proto__ \u202e 1e309' }),
+    expect: { answer: /./ },
+  },
+  {
+    name: 'a Share button whose value is a number',
+    body: (u) => click(u, { action_id: 'linen_share', value: 42 }),
+    expect: { answer: /balance/ },
+  },
+  {
+    name: 'a Share button with no value',
+    body: (u) => click(u, { action_id: 'linen_share' }),
+    expect: { answer: /balance/ },
+  },
+  {
+    name: 'a PDF button whose value is not JSON',
+    body: (u) => click(u, { action_id: 'linen_pdf:3', value: 'not json' }),
+    expect: { answer: /out of date/ },
+  },
+  {
+    name: 'a PDF button whose reference has an impossible date and a foreign id',
+    body: (u) =>
+      click(u, {
+        action_id: 'linen_pdf:3',
+        value: JSON.stringify({ i: 'x', c: '__proto__', d: '2026-02-30', n: 'Z' }),
+      }),
+    expect: { answer: /./ },
+  },
+  {
+    name: 'a customer choice whose value is an object',
+    body: (u) => click(u, { action_id: 'linen_rerun:0', value: { __proto__: null, a: 1 } }),
+    expect: { answer: /balance/ },
+  },
+  {
+    name: 'a click with no actions',
+    body: (u) => click(u, {}, (p) => (p.actions = [])),
+    expect: { ignored: /a click with no action/ },
+  },
+  {
+    name: 'a view submission for a view the bot did not open',
+    body: () => view('view_submission', 'not_ours'),
+    expect: { ignored: /view not_ours is not one the bot opened/ },
+  },
+  {
+    name: 'a closed view the bot did not open',
+    body: () => view('view_closed', 'not_ours_either'),
+    expect: { ignored: /view not_ours_either is not one the bot opened/ },
+  },
+];
+
+const BAD_LINE = /\b(ERROR|unhandled)\b|\n\s+at |^\s+at /i;
+
+describe('malformed but signed payloads', () => {
+  for (const c of CASES) {
+    it(`${c.name}: ${'answer' in c.expect ? 'answered' : 'ignored'}, 200, no error in the log`, async () => {
+      const sink = h.slack.responseUrl();
+      const from = bot.logs.length;
+      const r = await postSigned(bot.url, SIGNING_SECRET, c.body(sink.url));
+      expect(r.status).toBe(200);
+      if ('answer' in c.expect) {
+        const [answer] = await h.slack.waitForPosts(sink.id, 1);
+        expect(allText(answer!.body)).toMatch(c.expect.answer);
+      } else {
+        const pattern = c.expect.ignored;
+        await bot.waitForLog(pattern);
+        expect(h.slack.postsTo(sink.id)).toEqual([]);
+      }
+      const lines = bot.logs.slice(from);
+      expect(lines.filter((l) => BAD_LINE.test(l))).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,130 @@
+/**
+ * Slack request verification in HTTP mode, against the real receiver: a signed request whose timestamp is
+ * more than 5 minutes away from now, either way, and a body over the size limit are refused before anything is
+ * done; the bot and its health server listen on BIND_ADDRESS.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../slack-bot/request-guard.ts';
+import { type BotUnderTest, type Harness, SIGNING_SECRET, startHarness } from '../support/slack-harness.ts';
+import { commandBody, postSigned, signature } from '../support/slack-sign.ts';
+
+let h: Harness;
+let bot: BotUnderTest;
+
+beforeAll(async () => {
+  h = await startHarness();
+  bot = await h.startBotWith({}, { start: { digests: { worker: false } } });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+/** A signed `/linen balance` posted with `timestamp`; its status and whether the command did anything. */
+async function commandAt(timestamp: number, text = 'balance') {
+  const sink = h.slack.responseUrl();
+  const linesBefore = bot.logs.length;
+  const r = await postSigned(bot.url, SIGNING_SECRET, commandBody({ text, responseUrl: sink.url }), { timestamp });
+  return { status: r.status, body: r.body, sink: sink.id, logs: () => bot.logs.slice(linesBefore) };
+}
+
+/** Nothing reached the command: no answer, no request to the Linen API. */
+async function expectNothingDone(sink: string, pathsBefore: number) {
+  // A command that got through would be answered; a later, accepted command's answer proves the wait was long enough.
+  const probe = await commandAt(nowS(), 'help');
+  expect(probe.status).toBe(200);
+  await h.slack.waitForPosts(probe.sink, 1);
+  expect(h.slack.postsTo(sink)).toEqual([]);
+  expect(bot.paths.length).toBe(pathsBefore);
+}
+
+describe('request verification', () => {
+  it('refuses a signed request stamped more than 5 minutes in the future: 401, nothing done', async () => {
+    const pathsBefore = bot.paths.length;
+    const r = await commandAt(nowS() + 6 * 60);
+    expect(r.status).toBe(401);
+    expect(r.body).toBe('');
+    expect(r.logs().join('\n')).toContain('a timestamp more than 5 minutes in the future');
+    await expectNothingDone(r.sink, pathsBefore);
+  });
+
+  it('refuses a signed request stamped more than 5 minutes in the past: 401, nothing done', async () => {
+    const pathsBefore = bot.paths.length;
+    const r = await commandAt(nowS() - 6 * 60);
+    expect(r.status).toBe(401);
+    await expectNothingDone(r.sink, pathsBefore);
+  });
+
+  it('accepts a request stamped within 5 minutes, ahead or behind', async () => {
+    for (const skew of [4 * 60, -4 * 60]) {
+      const r = await commandAt(nowS() + skew, 'help');
+      expect(r.status).toBe(200);
+      await h.slack.waitForPosts(r.sink, 1);
+    }
+  });
+
+  it('refuses a body whose declared length is over the limit before reading it: 413, nothing done', async () => {
+    const pathsBefore = bot.paths.length;
+    const sink = h.slack.responseUrl();
+    const body = commandBody({ text: `balance ${'x'.repeat(MAX_BODY_BYTES)}`, responseUrl: sink.url });
+    const r = await postSigned(bot.url, SIGNING_SECRET, body);
+    expect(r.status).toBe(413);
+    expect(bot.logs.join('\n')).toMatch(/refused a request to \/slack\/events: a body of \d+ bytes/);
+    await expectNothingDone(sink.id, pathsBefore);
+  });
+
+  it('refuses a body sent without a length once it passes the limit: 413, nothing done', async () => {
+    const pathsBefore = bot.paths.length;
+    const sink = h.slack.responseUrl();
+    const body = commandBody({ text: `balance ${'x'.repeat(MAX_BODY_BYTES)}`, responseUrl: sink.url });
+    const ts = nowS();
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(bot.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'transfer-encoding': 'chunked',
+          'x-slack-request-timestamp': String(ts),
+          'x-slack-signature': signature(SIGNING_SECRET, ts, body),
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      for (let i = 0; i < body.length; i += 16_384) req.write(body.slice(i, i + 16_384));
+      req.end();
+    });
+    expect(status).toBe(413);
+    await expectNothingDone(sink.id, pathsBefore);
+  });
+
+  it('accepts a command just under the limit', async () => {
+    const sink = h.slack.responseUrl();
+    const base = commandBody({ text: '', responseUrl: sink.url }).length;
+    const body = commandBody({ text: `help ${'x'.repeat(MAX_BODY_BYTES - base - 100)}`, responseUrl: sink.url });
+    expect(body.length).toBeLessThanOrEqual(MAX_BODY_BYTES);
+    const r = await postSigned(bot.url, SIGNING_SECRET, body);
+    expect(r.status).toBe(200);
+    await h.slack.waitForPosts(sink.id, 1);
+  });
+});
+
+describe('listen address', () => {
+  it('listens on BIND_ADDRESS', () => {
+    expect(bot.bot.address).toBe('127.0.0.1');
+  });
+
+  it('listens on all interfaces without it', async () => {
+    const open = await h.startBotWith({ BIND_ADDRESS: undefined }, { start: { digests: { worker: false } } });
+    try {
+      expect(['::', '0.0.0.0']).toContain(open.bot.address);
+    } finally {
+      await open.stop();
+    }
+  });
+});

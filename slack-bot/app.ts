@@ -172,7 +172,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   };
   logger.info(
     store.driver === 'pg'
-      ? 'digests and pacing: stored in PostgreSQL (DATABASE_URL), shared by the replicas'
+      ? 'digests: stored in PostgreSQL (DATABASE_URL), with the pacing of each key shared by the replicas'
       : `digests: stored in PGlite under ${config.dataDir}`,
   );
   // The digest engine does its own retries and Retry-After waits, so its Slack client does none; a call Slack never

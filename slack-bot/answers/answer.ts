@@ -9,6 +9,7 @@ import { resolveCustomerFrom } from '../../shared/reports/lookup.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import type { Message } from '../blocks/kit.ts';
 import { fitMessage } from '../blocks/limits.ts';
+import type { DigestCommandContext } from '../digests/digest-answers.ts';
 import { type DigestStore, runDigestCommand } from '../digests/index.ts';
 import type { SlackClient } from '../digests/slack.ts';
 import type { DigestKind } from '../digests/storage/types.ts';
@@ -57,6 +58,8 @@ export interface DigestDeps {
   adminUserIds: readonly string[];
   /** Null when a digest of this kind may be posted in the channel; otherwise the sentence that refuses it. */
   refuseKind?: ((kind: DigestKind, channelId: string) => string | null) | undefined;
+  /** The key bound to a digest's channel (installed workspaces bind keys per channel). */
+  keyForChannel?: DigestCommandContext['keyForChannel'] | undefined;
 }
 
 export interface Answer {
@@ -346,6 +349,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         keyRef: d.keyRef!,
         ...(d.keyRefs ? { keyRefs: d.keyRefs } : {}),
         ...(d.refuseKind ? { refuseKind: d.refuseKind } : {}),
+        ...(d.keyForChannel ? { keyForChannel: d.keyForChannel } : {}),
         timeZone: tz,
         clock: { now: () => new Date((ctx.now ?? Date.now)()) },
         adminUserIds: d.adminUserIds,

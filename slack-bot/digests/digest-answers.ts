@@ -35,6 +35,17 @@ export interface DigestCommandContext {
   adminUserIds?: readonly string[];
   /** Null when a digest of this kind may appear in the channel; otherwise the sentence refusing it (access rules). */
   refuseKind?: (kind: DigestKind, channelId: string) => string | null;
+  /**
+   * The key bound to the digest's channel when keys are bound per channel (installed workspaces), or the sentence
+   * saying none is; absent: every channel reads with `linen`.
+   */
+  keyForChannel?: (channelId: string) => Promise<ChannelKey | string>;
+}
+
+export interface ChannelKey {
+  linen: LinenClient;
+  keyRef: string;
+  timeZone: string;
 }
 
 export interface CommandReply {
@@ -175,11 +186,16 @@ export async function runDigestCommand(
         const channelId = channel.id;
         const refused = ctx.refuseKind?.(a.kind, channelId);
         if (refused) return reply(refused);
+        // A digest reads with the key of the channel it is posted in.
+        const bound = ctx.keyForChannel
+          ? await ctx.keyForChannel(channelId)
+          : { linen: ctx.linen, keyRef: ctx.keyRef, timeZone: ctx.timeZone };
+        if (typeof bound === 'string') return reply(bound);
         const customerIds: string[] = [];
         const names = new Map<string, string>();
         for (const name of a.customers) {
           try {
-            const c = await ctx.linen.reports.resolveCustomer(name);
+            const c = await bound.linen.reports.resolveCustomer(name);
             if (!customerIds.includes(c.id)) customerIds.push(c.id);
             names.set(c.id, c.name);
           } catch (e) {
@@ -189,7 +205,7 @@ export async function runDigestCommand(
         }
         const problem = await canPost(ctx, channelId);
         if (problem) return reply(problem);
-        const schedule = { cadence: a.cadence, time: a.time, timeZone: ctx.timeZone };
+        const schedule = { cadence: a.cadence, time: a.time, timeZone: bound.timeZone };
         const first = nextRuns(schedule, now, 1)[0] ?? null;
         const created = await ctx.store.createSubscription(
           {
@@ -197,7 +213,7 @@ export async function runDigestCommand(
             teamId: ctx.teamId ?? null,
             kind: a.kind,
             options: a.options,
-            keyRef: ctx.keyRef,
+            keyRef: bound.keyRef,
             channelId,
             customerIds,
             minSeverity: a.minSeverity,

@@ -10,6 +10,7 @@ import type { SecretBox } from './crypto.ts';
 /** Every column that holds sealed values, with its table's primary key. */
 export const SEALED_COLUMNS: readonly { table: string; idColumn: string; column: string }[] = [
   { table: 'slack_installations', idColumn: 'id', column: 'installation_sealed' },
+  { table: 'workspace_keys', idColumn: 'id', column: 'key_sealed' },
 ];
 
 const BATCH = 200;

@@ -7,6 +7,7 @@
 import { type AnswerContext, answerText } from '../answers/answer.ts';
 import { parseCommand } from '../answers/grammar.ts';
 import type { Message } from '../blocks/kit.ts';
+import type { ChannelKey } from '../digests/digest-answers.ts';
 import type { SlackClient } from '../digests/slack.ts';
 import type { BotLogger } from '../logger.ts';
 import { errorMessage } from '../views/common.ts';
@@ -15,7 +16,7 @@ import { accountingRefusal, isAccountingDigest, showsAccounting } from './access
 import type { UsersInfo } from './admins.ts';
 import type { ConnectionStore } from './connection-store.ts';
 import { runWorkspaceCommand, type ViewsOpen, workspaceWordOf } from './workspace-commands.ts';
-import type { AccountingPolicy, Place, WorkspaceLinen } from './workspace-linen.ts';
+import { type AccountingPolicy, NOT_CONNECTED, type Place, type WorkspaceLinen } from './workspace-linen.ts';
 
 /** What multi-workspace mode adds: the stored connections and who may change them. */
 export interface ConnectDeps {
@@ -66,8 +67,9 @@ export async function contextFor(
     ...deps.digests,
     keyRef: r.keyRef,
     keyRefs: r.keyRefs,
-    // In multi-workspace mode the digest commands check channels with the workspace's own token.
-    ...(deps.connect ? { slack: req.slack } : {}),
+    // In multi-workspace mode the digest commands check channels with the workspace's own token, and a digest
+    // reads with the key bound to its own channel (which may not be the one the command was typed in).
+    ...(deps.connect ? { slack: req.slack, keyForChannel: channelKeys(deps.workspaces, req.teamId) } : {}),
     refuseKind: digestRefusal(r.accounting),
   };
   return {
@@ -77,6 +79,14 @@ export async function contextFor(
       digests,
       caller: { userId: req.userId, channelId: req.channelId, teamId: req.teamId ?? null },
     },
+  };
+}
+
+function channelKeys(workspaces: WorkspaceLinen, teamId: string | null | undefined) {
+  return async (channelId: string): Promise<ChannelKey | string> => {
+    const r = await workspaces.for({ teamId, channelId });
+    if (r.kind === 'not-connected' || !r.keyRef) return r.kind === 'not-connected' ? r.sentence : NOT_CONNECTED;
+    return { linen: r.linen.client, keyRef: r.keyRef, timeZone: r.linen.timeZone };
   };
 }
 

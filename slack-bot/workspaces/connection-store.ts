@@ -4,6 +4,7 @@
  * removes a workspace's connection with its keys.
  */
 
+import { randomBytes } from 'node:crypto';
 import { keyRefOf } from '../digests/key-ref.ts';
 import type { SqlExecutor } from '../digests/storage/sql.ts';
 import type { SecretBox } from '../secrets/crypto.ts';
@@ -110,8 +111,8 @@ export class ConnectionStore {
       );
       const [row] = await tx.query<KeyRow>(
         `INSERT INTO workspace_keys
-           (team_id, place, key_ref, key_sealed, last_four, base_url, time_zone, scopes, connected_by, connected_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           (id, team_id, place, key_ref, key_sealed, last_four, base_url, time_zone, scopes, connected_by, connected_at)
+         VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (team_id, place) DO UPDATE SET key_ref = EXCLUDED.key_ref, key_sealed = EXCLUDED.key_sealed,
            last_four = EXCLUDED.last_four, base_url = EXCLUDED.base_url, time_zone = EXCLUDED.time_zone,
            scopes = EXCLUDED.scopes, connected_by = EXCLUDED.connected_by, connected_at = EXCLUDED.connected_at
@@ -127,6 +128,7 @@ export class ConnectionStore {
           JSON.stringify(key.scopes),
           key.connectedBy,
           now,
+          `wk_${randomBytes(8).toString('hex')}`,
         ],
       );
       return boundKey(row!);

@@ -50,4 +50,16 @@ CREATE TABLE workspace_keys (
 CREATE INDEX workspace_keys_by_ref ON workspace_keys (key_ref);
 `,
   },
+  {
+    version: 26,
+    name: 'workspace keys get an id of their own (re-encryption walks rows by id)',
+    sql: `
+ALTER TABLE workspace_keys ADD COLUMN id text;
+UPDATE workspace_keys SET id = 'wk_' || substr(md5(team_id || ':' || place), 1, 16);
+ALTER TABLE workspace_keys ALTER COLUMN id SET NOT NULL;
+ALTER TABLE workspace_keys DROP CONSTRAINT workspace_keys_pkey;
+ALTER TABLE workspace_keys ADD PRIMARY KEY (id);
+ALTER TABLE workspace_keys ADD CONSTRAINT workspace_keys_place UNIQUE (team_id, place);
+`,
+  },
 ];

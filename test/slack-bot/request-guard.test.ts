@@ -119,6 +119,12 @@ describe('listen address', () => {
     expect(bot.bot.address).toBe('127.0.0.1');
   });
 
+  it("an address that is not this machine's stops start-up with one line naming it", async () => {
+    await expect(
+      h.startBotWith({ BIND_ADDRESS: '203.0.113.7' }, { start: { digests: { worker: false } } }),
+    ).rejects.toThrow(/^cannot listen on 203\.0\.113\.7 port 0 \(EADDRNOTAVAIL\): check BIND_ADDRESS and PORT\.$/);
+  });
+
   it('listens on all interfaces without it', async () => {
     const open = await h.startBotWith({ BIND_ADDRESS: undefined }, { start: { digests: { worker: false } } });
     try {

@@ -216,8 +216,11 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
       const produced: Produced[] = [
         ...bots.flatMap((b) => b.logs.map((text) => ({ source: 'log line', text }))),
         ...slack.posts.map((p) => ({ source: 'Slack post', text: JSON.stringify(p.body) })),
-        // The bot token travels in the Authorization header, as it must; the parameters are what Slack shows.
-        ...slack.calls.map((c) => ({ source: `Slack ${c.method} call`, text: JSON.stringify(c.params) })),
+        // The bot token goes to Slack itself, in the Authorization header and (Bolt's auth.test) as `token`.
+        ...slack.calls.map((c) => {
+          const { token: _token, ...params } = c.params as Record<string, unknown>;
+          return { source: `Slack ${c.method} call`, text: JSON.stringify(params) };
+        }),
         ...(sharedDb ? await tableRows(sharedDb, DIGEST_TABLES) : []),
       ];
       await slack.close();

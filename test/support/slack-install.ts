@@ -47,24 +47,37 @@ export async function installWorkspace(
 }
 
 /** Makes `teamId` a workspace that can install the app (named after it). */
-export function addWorkspace(slack: FakeSlack, teamId: string, enterpriseId?: string): void {
-  slack.oauth.workspaces.set(teamId, {
-    teamId,
-    name: `Workspace ${teamId}`,
-    ...(enterpriseId ? { enterpriseId } : {}),
-  });
+export function addWorkspace(slack: FakeSlack, teamId: string, org?: { enterpriseId: string; orgWide: boolean }): void {
+  slack.oauth.workspaces.set(teamId, { teamId, name: `Workspace ${teamId}`, ...(org ?? {}) });
+}
+
+/** Where a request comes from: a workspace, and for Enterprise Grid its organization and whether the install is org-wide. */
+export interface From {
+  teamId: string;
+  enterpriseId?: string;
+  isEnterpriseInstall?: boolean;
 }
 
 /** Posts an Events API callback for the workspace, signed; returns the HTTP status. */
 export async function postEvent(
   eventsUrl: string,
   secret: string,
-  teamId: string,
+  from: string | From,
   event: Record<string, unknown>,
 ): Promise<number> {
+  const f: From = typeof from === 'string' ? { teamId: from } : from;
   const body = JSON.stringify({
     token: 'deprecated-verification-token',
-    team_id: teamId,
+    team_id: f.teamId,
+    ...(f.enterpriseId ? { enterprise_id: f.enterpriseId } : {}),
+    authorizations: [
+      {
+        enterprise_id: f.enterpriseId ?? null,
+        team_id: f.isEnterpriseInstall ? null : f.teamId,
+        is_enterprise_install: f.isEnterpriseInstall === true,
+        is_bot: true,
+      },
+    ],
     api_app_id: 'A0LINEN',
     event: { event_ts: '1700000003.000100', ...event },
     type: 'event_callback',
@@ -90,10 +103,12 @@ export async function postEvent(
 export async function postCommand(
   eventsUrl: string,
   secret: string,
-  f: { teamId: string; text: string; responseUrl: string; command?: string },
+  f: From & { text: string; responseUrl: string; command?: string },
 ): Promise<number> {
   const form = new URLSearchParams(commandBody({ text: f.text, responseUrl: f.responseUrl, command: f.command }));
   form.set('team_id', f.teamId);
+  if (f.enterpriseId) form.set('enterprise_id', f.enterpriseId);
+  form.set('is_enterprise_install', String(f.isEnterpriseInstall === true));
   const body = form.toString();
   const ts = Math.floor(Date.now() / 1000);
   const res = await fetch(eventsUrl, {

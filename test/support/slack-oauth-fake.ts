@@ -11,6 +11,8 @@ export interface FakeWorkspace {
   name: string;
   /** Set for a workspace of an Enterprise Grid organization. */
   enterpriseId?: string;
+  /** An org-wide install: the app is installed for the whole organization (`enterpriseId`), not this workspace. */
+  orgWide?: boolean;
 }
 
 interface Issued {
@@ -111,9 +113,9 @@ export function createOAuthFake(): OAuthFake {
         token_type: 'bot',
         access_token: issued.token,
         bot_user_id: `U0BOT${teamId}`,
-        team: { id: teamId, name: ws.name },
+        team: ws.orgWide ? null : { id: teamId, name: ws.name },
         enterprise: ws.enterpriseId ? { id: ws.enterpriseId, name: 'Grid' } : null,
-        is_enterprise_install: false,
+        is_enterprise_install: ws.orgWide === true,
         ...(fake.expiresIn !== null ? { refresh_token: issued.refresh, expires_in: fake.expiresIn } : {}),
       };
     },
@@ -124,7 +126,9 @@ export function createOAuthFake(): OAuthFake {
       const ws = workspaces.get(t.teamId)!;
       return {
         ok: true,
-        url: `https://${ws.name.toLowerCase().replace(/\W+/g, '-')}.slack.com/`,
+        url: ws.orgWide
+          ? 'https://grid.enterprise.slack.com/'
+          : `https://${ws.name.toLowerCase().replace(/\W+/g, '-')}.slack.com/`,
         team: ws.name,
         team_id: ws.teamId,
         user_id: `U0BOT${ws.teamId}`,

@@ -145,8 +145,8 @@ describe('npm run reencrypt', () => {
       }
       const keyId = new SecretBox({ current: KEY }).currentKeyId;
       expect(lines).toEqual([
-        `linen-bot: re-encrypted 2 stored secrets with key ${keyId} (slack_installations 2); none is sealed with an older key now.`,
-        `linen-bot: re-encrypted 0 stored secrets with key ${keyId} (slack_installations 0); none is sealed with an older key now.`,
+        `linen-bot: re-encrypted 2 stored secrets with key ${keyId} (slack_installations 2, workspace_keys 0); none is sealed with an older key now.`,
+        `linen-bot: re-encrypted 0 stored secrets with key ${keyId} (slack_installations 0, workspace_keys 0); none is sealed with an older key now.`,
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

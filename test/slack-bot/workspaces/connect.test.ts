@@ -225,6 +225,10 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
     const posted = JSON.stringify(post.params);
     expect(posted).toContain('Harborview Hotel');
     expect(posted).not.toContain('Mercy');
+    // Subscribed from another channel for this one: still this channel's key.
+    await ask(`digest subscribe shortfall <#${HARBOR_ROOM}|harbor-room>`, TEAM_A, OPS);
+    const again = await bot.bot.digests.store.listSubscriptions({ teamId: TEAM_A });
+    expect(again.map((s) => s.keyRef)).toEqual([keyRefOf(KEY.harbor), keyRefOf(KEY.harbor)]);
   });
 
   it('a receivables digest is refused in a channel where accounting answers may not appear', async () => {

@@ -4,9 +4,10 @@
  * key fingerprint from a small LRU.
  */
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LinenService } from '../../../slack-bot/linen.ts';
 import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
+import { reencryptAll } from '../../../slack-bot/secrets/reencrypt.ts';
 import { EVERYWHERE } from '../../../slack-bot/workspaces/connection.ts';
 import { ConnectionStore, type OpenedKey } from '../../../slack-bot/workspaces/connection-store.ts';
 import { forgetWorkspace } from '../../../slack-bot/workspaces/forget.ts';
@@ -29,12 +30,15 @@ const key = (apiKey: string, place = EVERYWHERE) => ({
 describe.each(drivers)('workspace connections on %s', (driver) => {
   let db: TestDb;
   let store: ConnectionStore;
-  afterEach(async () => {
+  // One database for the suite (an embedded one takes a while to start on a busy machine), emptied per test.
+  beforeAll(async () => {
+    db = await openTestDb(driver);
+  }, 120_000);
+  afterAll(async () => {
     await db?.close();
   });
 
   async function setup() {
-    db = await openTestDb(driver);
     await db.store.executor.query('TRUNCATE workspace_connections CASCADE');
     store = new ConnectionStore({
       db: db.store.executor,
@@ -52,6 +56,18 @@ describe.each(drivers)('workspace connections on %s', (driver) => {
     const dump = await dumpDatabase(db.store.executor);
     expect(dump).toContain(saved.keyRef);
     expect(secretsIn(dump, [KEY_A])).toEqual([]);
+  });
+
+  it('npm run reencrypt moves connected Linen keys to the current encryption key', async () => {
+    const oldKey = randomBytes(32).toString('base64');
+    const newKey = randomBytes(32).toString('base64');
+    await db.store.executor.query('TRUNCATE workspace_connections CASCADE');
+    const before = new ConnectionStore({ db: db.store.executor, secrets: new SecretBox({ current: oldKey }) });
+    await before.saveKey('T0AAA', key(KEY_A), NOW);
+    const moved = await reencryptAll(db.store.executor, new SecretBox({ current: newKey, old: [oldKey] }));
+    expect(moved.workspace_keys).toBe(1);
+    const after = new ConnectionStore({ db: db.store.executor, secrets: new SecretBox({ current: newKey }) });
+    expect((await after.openKey('T0AAA', EVERYWHERE))?.apiKey).toBe(KEY_A);
   });
 
   it('a new connection starts with accounting answers nowhere; a workspace sees only its own keys', async () => {

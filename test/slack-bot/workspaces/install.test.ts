@@ -20,6 +20,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
   for (const t of ['T0AAA', 'T0BBB']) addWorkspace(h.slack, t);
+  addWorkspace(h.slack, 'T0GRID', { enterpriseId: 'E0GRID', orgWide: true });
 });
 afterAll(async () => {
   await h?.close();
@@ -174,6 +175,26 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
     await waitForLog(/Authorization of incoming event did not succeed/);
     const asked = await askFrom(bot, 'T0BBB');
     await h.slack.waitForPosts(asked.sink);
+  });
+
+  it("an Enterprise Grid org-wide install serves the organization's workspaces, and its uninstall removes it", async () => {
+    await freshDb();
+    const { bot, origin, waitForLog } = await startMultiBot();
+    const r = await installWorkspace(origin, 'T0GRID');
+    expect(r.status).toBe(200);
+    const org = { teamId: 'T0GRIDWS', enterpriseId: 'E0GRID', isEnterpriseInstall: true };
+    const orgQuery = { teamId: undefined, enterpriseId: 'E0GRID', isEnterpriseInstall: true };
+    const found = await installations().find(orgQuery);
+    expect(found?.isEnterpriseInstall).toBe(true);
+    expect(found?.enterpriseUrl).toBe('https://grid.enterprise.slack.com/');
+
+    const sink = h.slack.responseUrl();
+    await postCommand(bot.url, SIGNING_SECRET, { ...org, text: 'help', responseUrl: sink.url });
+    await h.slack.waitForPosts(sink.id);
+
+    expect(await postEvent(bot.url, SIGNING_SECRET, org, { type: 'app_uninstalled' })).toBe(200);
+    await waitForLog(/app_uninstalled: organization E0GRID forgotten \(1 installation\)/);
+    expect(await installations().find(orgQuery)).toBeUndefined();
   });
 
   it('tokens_revoked with the bot token wipes that workspace', async () => {

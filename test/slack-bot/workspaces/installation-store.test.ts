@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Installation } from '@slack/bolt';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
 import { reencryptAll } from '../../../slack-bot/secrets/reencrypt.ts';
 import { forgetOrganization, forgetWorkspace } from '../../../slack-bot/workspaces/forget.ts';
@@ -32,13 +32,18 @@ function workspaceInstall(teamId: string, token: string, enterpriseId?: string):
 
 describe.each(drivers)('installation store on %s', (driver) => {
   let db: TestDb;
-  afterEach(async () => {
+  // One database for the suite (PGlite takes a while to start on a busy machine), emptied before each test.
+  beforeAll(async () => {
+    db = await openTestDb(driver);
+  }, 120_000);
+  afterAll(async () => {
     await db?.close();
   });
 
   async function setup(box = new SecretBox({ current: newKey() })) {
-    db = await openTestDb(driver);
-    await db.store.executor.query('TRUNCATE slack_installations');
+    await db.store.executor.query(
+      'TRUNCATE slack_installations, digest_run_signals, digest_runs, digest_subscriptions',
+    );
     return { box, store: new SqlInstallationStore({ db: db.store.executor, box }) };
   }
 
@@ -147,8 +152,8 @@ describe.each(drivers)('installation store on %s', (driver) => {
     await store.storeInstallation(workspaceInstall('T0AAA', 'aaa-token-1234567890'));
     await store.storeInstallation(workspaceInstall('T0BBB', 'bbb-token-1234567890'));
     const rotated = new SecretBox({ current: newKey(), old: [oldKey] });
-    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 2 });
-    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 0 });
+    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 2, workspace_keys: 0 });
+    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 0, workspace_keys: 0 });
     // Only the new key is needed now.
     const onlyNew = new SqlInstallationStore({ db: db.store.executor, box: rotated });
     const a = await onlyNew.fetchInstallation({ teamId: 'T0AAA', enterpriseId: undefined, isEnterpriseInstall: false });

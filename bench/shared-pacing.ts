@@ -1,9 +1,12 @@
 /**
  * Three bot replicas (separate processes) share one key's pacing through PostgreSQL, under the API's real limit
- * of 120 requests a minute: a burst of 300 `/linen signals` commands spread across them. Prints how many
- * requests the API answered 429 and how close the replicas ran to the ceiling. Needs DATABASE_URL (or
- * TEST_DATABASE_URL); takes about three minutes: `npx tsx bench/shared-pacing.ts`.
+ * of 120 requests a minute: 300 `/linen signals` commands spread across them at 150 a minute for two minutes,
+ * faster than the limit, so the key's budget is what holds them back. A command waits for a slot only within its
+ * budget and otherwise answers at once that the Linen API is busy. Prints what the API saw (requests, 429s, the
+ * rate achieved) and what people saw (the signals, the busy sentence, anything else, how soon). Needs
+ * DATABASE_URL (or TEST_DATABASE_URL); takes about three minutes: `npx tsx bench/shared-pacing.ts`.
  */
+import { INTERACTIVE_DEADLINES } from '../slack-bot/listeners/answer-in-time.ts';
 import { runSharedPacing } from '../test/support/pacing-replicas.ts';
 
 const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -11,12 +14,31 @@ if (!databaseUrl) {
   console.log('shared pacing: not measured (set DATABASE_URL to a PostgreSQL server)');
   process.exit(0);
 }
-const run = await runSharedPacing({ databaseUrl, replicas: 3, commands: 300, limit: 120, windowMs: 60_000 });
+const limit = 120;
+const windowMs = 60_000;
+const perMinute = 150;
+const run = await runSharedPacing({
+  databaseUrl,
+  replicas: 3,
+  commands: 300,
+  commandsPerMinute: perMinute,
+  limit,
+  windowMs,
+});
+const minutes = run.sendingMs / windowMs;
+// Requests the API answered while commands arrived faster than the limit, over what the limit allows then.
+const fraction = run.requestsWhileSending / (limit * minutes);
+const deadlineS = INTERACTIVE_DEADLINES.deadlineMs / 1000;
 console.log(
   [
-    `3 replicas, 1 key, 300 commands at 120 requests a minute: ${run.requests} requests, ${run.rateLimited} answered 429,`,
-    `${(run.fraction * 100).toFixed(1)} % of the ceiling, ${run.signalAnswers} commands answered with the signals`,
-    `and ${run.answered - run.signalAnswers} told the key's budget is spent for now, in ${run.seconds.toFixed(0)} s`,
+    `3 replicas, 1 key, 300 /linen signals at ${perMinute} a minute for ${minutes.toFixed(0)} minutes, limit ${limit} a minute:`,
+    `${run.requests} requests, ${run.rateLimited} answered 429, at most ${run.perWindow} in any ${windowMs / 1000} s;`,
+    `${run.requestsWhileSending} requests in the ${minutes.toFixed(0)} minutes the commands arrived, ${fraction.toFixed(3)}`,
+    `of the ${limit * minutes} the limit allows then (${(run.requestsWhileSending / minutes).toFixed(1)} a minute);`,
+    `${run.signalAnswers} answered with the signals, ${run.busyAnswers} with "The Linen API is busy (rate limited);`,
+    `try again in N seconds.", ${run.otherAnswers.length} otherwise${run.otherAnswers.length ? ` (${[...new Set(run.otherAnswers)].join(' | ')})` : ''},`,
+    `${run.silent} not answered; slowest answer ${(run.slowestAnswerMs / 1000).toFixed(1)} s after its command`,
+    `(deadline ${deadlineS} s): ${run.slowestAnswerMs <= INTERACTIVE_DEADLINES.deadlineMs ? 'every command answered within it' : 'NOT every command answered within it'}; ${run.seconds.toFixed(0)} s in all`,
   ].join(' '),
 );
 process.exit(0);

@@ -49,15 +49,22 @@ export interface RequestSpec<T> {
   parse(res: HttpResponse): T;
 }
 
+/**
+ * The least time a request is given after its pacing wait: a slot that frees later than this before the deadline
+ * is not waited for, so a busy key is answered as busy (a RateLimitError) rather than as a request cut short.
+ */
+const MIN_REQUEST_MS = 1_000;
+
 /** Wait for a pacing slot; the slot's name, for `settle` once the request is answered (undefined: no pacer). */
 function* takeSlot(cfg: CoreConfig, deadline: number): Operation<number | undefined> {
   const pacer = cfg.pacer;
   if (!pacer) return undefined;
+  const requestMs = Math.min(cfg.requestTimeoutMs, MIN_REQUEST_MS);
   for (;;) {
     const t = yield* now();
     const { waitMs: wait, slot } = yield* pace(() => pacer.acquire(t));
     if (wait <= 0) return slot;
-    if (t + wait > deadline) {
+    if (t + wait + requestMs > deadline) {
       throw new RateLimitError({
         status: 429,
         code: 'client_rate_limited',

@@ -1,14 +1,15 @@
 /**
- * Several bot replicas (separate processes) on one PostgreSQL schema, all with the same Linen key, and a burst
- * of `/linen` commands spread across them; the sandbox enforces the rate limit behind a recording proxy. What
- * the API saw is the result: how many requests, how many answered 429, and how close to the ceiling they ran.
+ * Several bot replicas (separate processes) on one PostgreSQL schema, all with the same Linen key, and `/linen`
+ * commands spread across them (a burst, or at a steady pace); the sandbox enforces the rate limit behind a
+ * recording proxy. The result is what the API saw (how many requests, how many answered 429, when) and what
+ * each person saw: the signals, the "busy" sentence, anything else, or nothing, and how long after sending.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startSandbox } from '../../sandbox/index.ts';
 import { dropSchema, freshSchema } from './digest-db.ts';
-import { ceilingFraction, startRecordingProxy } from './recording-proxy.ts';
+import { startRecordingProxy } from './recording-proxy.ts';
 import { startFakeSlack } from './slack-fake.ts';
 import { BOT_TOKEN, SIGNING_SECRET, TODAY, TZ } from './slack-harness.ts';
 import { commandBody, postSigned } from './slack-sign.ts';
@@ -25,19 +26,36 @@ export interface SharedPacingRun {
   windowMs: number;
   /** The command's text (default `signals`). */
   text?: string;
+  /** Commands sent a minute, evenly, round-robin over the replicas (default: all at once). */
+  commandsPerMinute?: number;
 }
 
 export interface SharedPacingResult {
   requests: number;
   rateLimited: number;
-  /** Commands whose answer reached Slack, and those whose answer was the list of signals. */
+  /** Commands answered at their response_url, by what the answer said. */
   answered: number;
   signalAnswers: number;
-  /** Achieved rate over the ceiling (`ceilingFraction`), and requests per window as the API counted them. */
-  fraction: number;
+  /** "The Linen API is busy (rate limited); try again in N seconds.": the key's budget had no slot in time. */
+  busyAnswers: number;
+  /** The text of every other answer (none expected), and how many commands got no answer within a minute. */
+  otherAnswers: string[];
+  silent: number;
+  /** The longest any command waited, from its signed POST to its answer at response_url. */
+  slowestAnswerMs: number;
+  /** The period the commands were sent over (`commands` over `commandsPerMinute`; 0 for a burst). */
+  sendingMs: number;
+  /** The API's answers within that period, counted from the first command sent. */
+  requestsWhileSending: number;
+  /** The most requests the API answered within any one window. */
   perWindow: number;
   seconds: number;
 }
+
+const BUSY = /^The Linen API is busy \(rate limited\); try again in \d+ seconds?\.$/;
+const SIGNALS = /inventory signal/;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 function startReplica(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
@@ -100,21 +118,28 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
       }),
     );
     const ports = [first, ...rest].map((r) => r.port);
+    const sendingMs = run.commandsPerMinute ? (run.commands / run.commandsPerMinute) * 60_000 : 0;
+    const everyMs = sendingMs / run.commands;
     const started = Date.now();
-    const sinks = await Promise.all(
-      Array.from({ length: run.commands }, async (_, i) => {
-        const sink = slack.responseUrl();
-        const body = commandBody({ text: run.text ?? 'signals', responseUrl: sink.url });
-        const ack = await postSigned(`http://127.0.0.1:${ports[i % ports.length]}/slack/events`, SIGNING_SECRET, body);
-        if (ack.status !== 200) throw new Error(`command ${i} was acknowledged with ${ack.status}`);
-        return sink.id;
-      }),
-    );
-    const answers = await Promise.all(sinks.map(async (id) => (await slack.waitForPosts(id, 1, 30 * 60_000))[0]!.body));
+    const commands = Array.from({ length: run.commands }, async (_, i) => {
+      await sleep(started + i * everyMs - Date.now());
+      const sink = slack.responseUrl();
+      const body = commandBody({ text: run.text ?? 'signals', responseUrl: sink.url });
+      const sentAt = Date.now();
+      const ack = await postSigned(`http://127.0.0.1:${ports[i % ports.length]}/slack/events`, SIGNING_SECRET, body);
+      if (ack.status !== 200) throw new Error(`command ${i} was acknowledged with ${ack.status}`);
+      // Every command is answered well within a minute (its deadline is 15 s); past that it counts as silent.
+      const post = await slack.waitForPosts(sink.id, 1, 60_000).then(
+        (posts) => posts[0]!,
+        () => undefined,
+      );
+      return post && { text: String(post.body.text), ms: post.at - sentAt };
+    });
+    const answers = await Promise.all(commands);
     const seconds = (Date.now() - started) / 1000;
-    const times = proxy.answers.map((a) => a.at);
+    const given = answers.filter((a) => a !== undefined);
+    const sorted = proxy.answers.map((a) => a.at).sort((a, b) => a - b);
     let perWindow = 0;
-    const sorted = [...times].sort((a, b) => a - b);
     for (let i = 0, j = 0; i < sorted.length; i++) {
       while (sorted[i]! - sorted[j]! >= run.windowMs) j++;
       perWindow = Math.max(perWindow, i - j + 1);
@@ -122,9 +147,14 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
     return {
       requests: proxy.answers.length,
       rateLimited: proxy.answers.filter((a) => a.status === 429).length,
-      answered: answers.length,
-      signalAnswers: answers.filter((a) => /inventory signal/.test(String(a.text))).length,
-      fraction: ceilingFraction(times, run.limit, run.windowMs),
+      answered: given.length,
+      signalAnswers: given.filter((a) => SIGNALS.test(a.text)).length,
+      busyAnswers: given.filter((a) => BUSY.test(a.text)).length,
+      otherAnswers: given.filter((a) => !SIGNALS.test(a.text) && !BUSY.test(a.text)).map((a) => a.text),
+      silent: answers.length - given.length,
+      slowestAnswerMs: Math.max(0, ...given.map((a) => a.ms)),
+      sendingMs,
+      requestsWhileSending: sorted.filter((at) => at >= started && at < started + sendingMs).length,
       perWindow,
       seconds,
     };

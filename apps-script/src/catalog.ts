@@ -148,7 +148,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       { name: 'ticket_number', kind: 'ticket', doc: 'The ticket number, e.g. "TKT-26-00417" (or a range of them).' },
     ],
     returns: 'Submitted, Acknowledged, In progress or Resolved (a column of them for a range).',
-    example: '=LINEN_TICKET("TKT-26-00001")',
+    example: '=LINEN_TICKET("TKT-26-00417")',
   },
   {
     name: 'LINEN_SIGNALS',

@@ -16,6 +16,7 @@ import { normalizeName } from '../../shared/names.ts';
 import { cachedRows, type Scope } from './cache.ts';
 import { isDate, type Zones } from './format.ts';
 import { cachePacingStore, readSettings, type Settings, sha256, sleep, urlFetchTransport } from './gas.ts';
+import { latencyGuard } from './latency-guard.ts';
 import { ArgError, cellMessage, missingKeyMessage, worthCaching } from './messages.ts';
 
 /** Sheets stops a custom function after 30 s; keep a margin for returning the value. */
@@ -26,7 +27,8 @@ export function makeClient(settings: Settings, apiKey: string, timeBudgetMs: num
     apiKey,
     baseUrl: settings.baseUrl,
     timeZone: settings.orgTimeZone,
-    transport: urlFetchTransport,
+    // A request UrlFetchApp has started cannot be stopped: start one only when it can end within the budget.
+    transport: latencyGuard(urlFetchTransport),
     sleep,
     // Dated by the send: dating by the answer would cost a second CacheService write per request.
     pacing: { limit: 120, windowMs: 60_000, countFrom: 'send', store: cachePacingStore(sha256(apiKey)) },

@@ -67,9 +67,11 @@ export interface GasWorld extends SpreadsheetWorld {
   documentless: boolean;
   /**
    * A shifted clock for the executions (their `Date` and `Date.now`): `offsetMs` ahead of the real time, moving
-   * `perFetchMs` further at each UrlFetchApp call (an API that takes that long). Absent: the real clock.
+   * `perFetchMs` further at each UrlFetchApp call (an API that takes that long). With `virtualSleep`,
+   * `Utilities.sleep` moves it instead of blocking, so retries and waits of any length cost no real time while
+   * the execution's own `Date.now` sees them. Absent: the real clock.
    */
-  clock?: { offsetMs: number; perFetchMs: number };
+  clock?: { offsetMs: number; perFetchMs: number; virtualSleep?: boolean };
   log: string[];
 }
 
@@ -269,7 +271,8 @@ export function appsScriptGlobals(
     Charset: { UTF_8: 'UTF_8', US_ASCII: 'US_ASCII' },
     sleep(ms: number) {
       if (!(ms >= 0) || ms > 300_000) throw new Error('Exception: Invalid argument: milliseconds');
-      blockFor(ms);
+      if (world.clock?.virtualSleep) world.clock.offsetMs += ms;
+      else blockFor(ms);
     },
     computeDigest(algorithm: string, value: string | number[], _charset?: string) {
       const a = algorithms[algorithm];

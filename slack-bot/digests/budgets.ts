@@ -7,7 +7,7 @@ import { type Block, context, header } from '../blocks/kit.ts';
 import { fitMessage } from '../blocks/limits.ts';
 import { escLine as esc, money, pct, plain, plural } from '../blocks/mrkdwn.ts';
 import { expiryText } from '../views/po.ts';
-import { type Digest, pack } from './content.ts';
+import { type Digest, packSections } from './content.ts';
 import { budgetThresholds, customerScope } from './kinds.ts';
 import type { ShownSignal, Subscription } from './storage/types.ts';
 
@@ -93,12 +93,7 @@ export function buildBudgetsDigest(input: BudgetsInput): Digest {
         ],
       ]
     : [['*Flagged purchase orders*, least left first', flagged.map((x) => line(x.p, ` · ${why(x.flags)}`))]];
-  for (const [title, lines] of sections) {
-    if (!lines.length) continue;
-    const { blocks: b, left } = pack(title, lines, 12);
-    blocks.push(...b);
-    if (left) blocks.push(context(`…and ${left} more.`));
-  }
+  blocks.push(...packSections(sections));
   if (prev && unchanged) blocks.push(context('Nothing changed since the previous digest.'));
 
   const text = esc(

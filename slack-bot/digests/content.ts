@@ -154,6 +154,18 @@ function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): stri
 const section = (text: string): Block => sectionBlock(truncate(text, LIMITS.sectionText));
 const context = (text: string): Block => contextBlock(truncate(text, LIMITS.contextText));
 
+/** Titled sections of lines, each packed by `pack` (empty ones left out, "…and N more." where lines were cut). */
+export function packSections(sections: readonly (readonly [string, readonly string[]])[], maxBlocks = 12): Block[] {
+  const blocks: Block[] = [];
+  for (const [title, lines] of sections) {
+    if (!lines.length) continue;
+    const { blocks: packed, left } = pack(title, lines, maxBlocks);
+    blocks.push(...packed);
+    if (left) blocks.push(context(`…and ${left} more.`));
+  }
+  return blocks;
+}
+
 /** Pack lines into sections under the text limit, at most `maxBlocks`; returns the blocks and lines left out. */
 export function pack(heading: string, lines: readonly string[], maxBlocks: number): { blocks: Block[]; left: number } {
   const blocks: Block[] = [];

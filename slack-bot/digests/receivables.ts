@@ -15,7 +15,7 @@ import {
 import { type Block, context, header } from '../blocks/kit.ts';
 import { fitMessage } from '../blocks/limits.ts';
 import { dayOf, escLine as esc, money, plain, plural } from '../blocks/mrkdwn.ts';
-import { type Digest, pack } from './content.ts';
+import { type Digest, packSections } from './content.ts';
 import { customerScope } from './kinds.ts';
 import type { ShownSignal, Subscription } from './storage/types.ts';
 
@@ -104,12 +104,7 @@ export function buildReceivablesDigest(input: ReceivablesInput): Digest {
         ],
       ]
     : [['*Overdue invoices*, most overdue first', overdue.map((i) => line(i))]];
-  for (const [title, lines] of sections) {
-    if (!lines.length) continue;
-    const { blocks: b, left } = pack(title, lines, 12);
-    blocks.push(...b);
-    if (left) blocks.push(context(`…and ${left} more.`));
-  }
+  blocks.push(...packSections(sections));
   if (prev && unchanged) blocks.push(context('Nothing changed since the previous digest.'));
 
   const text = esc(

@@ -7,7 +7,7 @@ import type { Customer, CustomerTicket } from '../../shared/index.ts';
 import { type Block, context, header } from '../blocks/kit.ts';
 import { fitMessage } from '../blocks/limits.ts';
 import { escLine as esc, humanize, plain, plural } from '../blocks/mrkdwn.ts';
-import { type Digest, pack } from './content.ts';
+import { type Digest, packSections } from './content.ts';
 import type { ShownSignal, Subscription } from './storage/types.ts';
 
 /** A ticket as a tickets digest showed it; its state is its status. */
@@ -58,12 +58,7 @@ export function buildTicketChangesDigest(input: TicketChangesInput): Digest {
         ['*New*', fresh.map((t) => line(t, `*${status(t.status)}*, ${esc(t.kind_label)}`))],
       ]
     : [['*Open tickets*, newest first', open.map((t) => line(t, `*${status(t.status)}*`))]];
-  for (const [title, lines] of sections) {
-    if (!lines.length) continue;
-    const { blocks: b, left } = pack(title, lines, 12);
-    blocks.push(...b);
-    if (left) blocks.push(context(`…and ${left} more.`));
-  }
+  blocks.push(...packSections(sections));
   if (prev && unchanged) blocks.push(context('No ticket changed status since the previous digest.'));
 
   const text = esc(

@@ -168,6 +168,17 @@ export function cacheKey(scope: Scope, request: string): string {
   return `linen:${scope.generation}:${sha256(`${scope.baseUrl}\n${scope.keyHash}\n${request}`)}`;
 }
 
+/** The rows of a listing already at hand (this execution's memo or the cache), fetching nothing; else null. */
+export function peekRows<T extends Row>(scope: Scope, request: string): T[] | null {
+  const key = cacheKey(scope, request);
+  if (memo.has(key)) return memo.get(key) as T[];
+  const entry = read(responseCache(), key);
+  if (!entry || 'e' in entry) return null;
+  const rows = unpack(entry.v as Packed) as T[];
+  memo.set(key, rows);
+  return rows;
+}
+
 /**
  * The rows of a listing: from this execution's memo, the cache, or `fetch` (run by one execution at a time;
  * the others wait on the lock, then find the entry). Errors a retry would not fix are cached briefly too,

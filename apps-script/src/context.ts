@@ -13,7 +13,7 @@ import {
   type SyncPaged,
 } from '../../shared/index.ts';
 import { normalizeName } from '../../shared/names.ts';
-import { cachedRows, type Scope } from './cache.ts';
+import { cachedRows, peekRows, type Scope } from './cache.ts';
 import { isDate, type Zones } from './format.ts';
 import { cachePacingStore, readSettings, type Settings, sha256, sleep, urlFetchTransport } from './gas.ts';
 import { latencyGuard } from './latency-guard.ts';
@@ -116,6 +116,20 @@ export class Context {
     return this.rows('customers.list', {}, (c) => c.customers.list);
   }
 
+  /**
+   * A customer argument as the id a listing filters on, reading the customers list only when it must: an
+   * argument shaped like an id is taken as one (the API answers 404 for an id the key does not see), a name is
+   * looked up, and so is any argument once the list is at hand.
+   */
+  customerRef(input: unknown): { id: string; customer?: Customer } {
+    const q = text(input, 'customer');
+    if (q === undefined) throw new ArgError('Give a customer id or name.');
+    const listed = peekRows<Customer>(this.scope_, listingRequest('customers.list', {}).request);
+    if (!listed && ID_SHAPED.test(q)) return { id: q };
+    const customer = resolveCustomerFrom(q, listed ?? this.customers());
+    return { id: customer.id, customer };
+  }
+
   customer(input: unknown): Customer {
     return resolveCustomerFrom(text(input, 'customer')!, this.customers());
   }
@@ -185,6 +199,9 @@ export function listingRequest(name: string, params: Record<string, unknown>) {
   for (const k of Object.keys(params).sort()) if (params[k] !== undefined) clean[k] = params[k];
   return { request: `${name} ${JSON.stringify(clean)}`, clean };
 }
+
+/** Sixteen or more letters, digits, `_` or `-`, with a letter and a digit among them: an id, not a name. */
+const ID_SHAPED = /^(?=[^\d]*\d)(?=[^a-z]*[a-z])[a-z0-9_-]{16,}$/i;
 
 export const isBlank = (v: unknown) => v === undefined || v === null || v === '';
 

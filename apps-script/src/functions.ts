@@ -47,6 +47,7 @@ import {
 import * as col from './columns.ts';
 import { type Columns, grid } from './columns.ts';
 import { type Context, choice, isBlank, text, window } from './context.ts';
+import { deliveryRows } from './deliveries.ts';
 import type { Cell } from './format.ts';
 import { ArgError } from './messages.ts';
 
@@ -56,27 +57,6 @@ export type Impl = (ctx: Context, a: Args) => Cell | Cell[][];
 /** An optional customer argument: the customer, or undefined when blank. */
 const optCustomer = (ctx: Context, v: unknown) => (isBlank(v) ? undefined : ctx.customer(v));
 const opt = (ctx: Context, v: unknown) => optCustomer(ctx, v)?.id;
-
-/** The customer's daily rows over the window (one cached listing), narrowed to a department and an item. */
-function deliveryRows(ctx: Context, a: Args) {
-  const customer = ctx.customer(a.customer);
-  checkNotGroup(customer, ctx.customers());
-  const w = window(ctx, a.from, a.to, true);
-  let rows = ctx.rows('deliveries.daily', { customerId: customer.id, ...w }, (c) => c.deliveries.daily);
-  if (!isBlank(a.department)) {
-    const dept = ctx.department(a.department, customer);
-    rows = rows.filter((r) => r.department_id === dept.id);
-  }
-  const q = text(a.item, 'item');
-  if (q !== undefined) {
-    const low = q.toLowerCase();
-    const mine = rows.filter((r) => r.item_id === q || r.item_name.toLowerCase() === low);
-    // No delivered row names it: an item without deliveries is fine, an unknown one is an error.
-    if (!mine.length) ctx.item(q);
-    rows = mine;
-  }
-  return rows;
-}
 
 /** A customer's departments (the customer goes in the path: GET /customers/{id}/departments). */
 const departments = (ctx: Context, customerId: string) =>

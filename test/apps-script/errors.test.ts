@@ -78,6 +78,23 @@ describe('arguments', () => {
     );
   });
 
+  it('a customer id the key does not see, a group given by id, and an unknown department under an id', () => {
+    const group = h.sb.data.customers.find((c) => c.is_group)!;
+    const mercy = h.sb.data.customers.find((c) => c.name === 'Mercy General Hospital')!;
+    expect(fails('LINEN_FILLRATE', 'cnotacustomer0000000000001', FROM, TO)).toBe(
+      'No customer named "cnotacustomer0000000000001" is visible to this key.',
+    );
+    expect(fails('LINEN_FILLRATE', group.id, FROM, TO)).toMatch(
+      new RegExp(`^${group.name} is a group, supplied and billed through its locations: ask for one of them`),
+    );
+    expect(fails('LINEN_FILLRATE', mercy.id, FROM, TO, 'Cardiology')).toMatch(
+      /^No department "Cardiology" is visible to this key; Mercy General Hospital has Emergency, .*ICU/,
+    );
+    // Another key's customer is not this key's, whichever way it is written.
+    h.setKey(KEYS.hotel);
+    expect(fails('LINEN_FILLRATE', mercy.id, FROM, TO)).toBe(`No customer named "${mercy.id}" is visible to this key.`);
+  });
+
   it('enum values, ranges and extra arguments', () => {
     expect(fails('LINEN_INVOICES', '', '', '', 'open')).toBe(
       'status must be one of sent, partially_paid, paid, not "open".',

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxData } from '../../sandbox/index.ts';
-import { type Harness, startHarness, TODAY, TZ } from '../support/apps-script-harness.ts';
+import { coldCache, type Harness, startHarness, TODAY, TZ } from '../support/apps-script-harness.ts';
 import {
   expectedDaysOverdue,
   expectedFill,
@@ -84,6 +84,21 @@ describe('LINEN_FILLRATE and LINEN_DELIVERIES', () => {
       fillRate(() => true),
       12,
     );
+  });
+
+  it('an item by its SKU counts that item, and by id the whole sheet reads no customers or items list', () => {
+    const icu = mercy.departments.find((x) => x.name === 'ICU')!;
+    const row = d.daily_deliveries.find((r) => r.customer_id === mercy.id && r.department_id === icu.id)!;
+    const sku = d.items.find((i) => i.id === row.item_id)!.sku;
+    const expected = fillRate((r) => r.department_id === icu.id && r.item_id === row.item_id);
+    expect(h.cell('LINEN_FILLRATE', 'Mercy General Hospital', FROM, TO, 'ICU', sku).value).toBeCloseTo(expected, 12);
+    coldCache(h);
+    h.takeFetches();
+    expect(h.cell('LINEN_FILLRATE', mercy.id, FROM, TO, icu.id, row.item_id).value).toBeCloseTo(expected, 12);
+    expect(h.cell('LINEN_FILLRATE', mercy.id, FROM, TO, 'icu', row.item_name).value).toBeCloseTo(expected, 12);
+    const paths = h.takeFetches().map((f) => new URL(f.url).pathname);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.every((p) => p.endsWith('/deliveries/daily'))).toBe(true);
   });
 
   it('an item with no delivery in the window gives an empty cell, not an error', () => {

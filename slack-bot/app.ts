@@ -285,7 +285,11 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.backgroundClient);
     // Multi-workspace mode: each subscription posts with its own workspace's token, never with another's.
     const slack = teamAuthorize
-      ? teamSlackClients({ authorize: teamAuthorize, clientOptions: digestClientOptions })
+      ? teamSlackClients({
+          authorize: teamAuthorize,
+          clientOptions: digestClientOptions,
+          enterpriseOf: connections && ((teamId) => connections.enterpriseOf(teamId)),
+        })
       : digestSlack;
     worker = startDigestWorker({
       store,

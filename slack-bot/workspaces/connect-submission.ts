@@ -22,6 +22,8 @@ export interface SubmittedView {
 
 export interface ConnectSubmissionContext {
   teamId: string;
+  /** The workspace's Enterprise Grid organization, when it has one. */
+  enterpriseId?: string | undefined;
   userId: string;
   connections: ConnectionStore;
   allowedBaseUrls: readonly string[];
@@ -95,6 +97,7 @@ export async function submitConnect(view: SubmittedView, ctx: ConnectSubmissionC
     ctx.teamId,
     { place, apiKey, baseUrl, timeZone, scopes: report.scopes, connectedBy: ctx.userId },
     now,
+    ctx.enterpriseId,
   );
   ctx.logger?.info(
     `connect for ${ctx.teamId}: key ${saved.keyRef} bound to ${place} by ${ctx.userId} (${report.scopes.join(', ') || 'no scope'})`,

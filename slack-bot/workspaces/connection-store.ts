@@ -86,6 +86,15 @@ export class ConnectionStore {
     };
   }
 
+  /** The Enterprise Grid organization a connected workspace belongs to, when it has one. */
+  async enterpriseOf(teamId: string): Promise<string | undefined> {
+    const [row] = await this.#db.query<{ enterprise_id: string | null }>(
+      'SELECT enterprise_id FROM workspace_connections WHERE team_id = $1',
+      [teamId],
+    );
+    return row?.enterprise_id ?? undefined;
+  }
+
   /** The key bound to `place`, opened. */
   async openKey(teamId: string, place: string): Promise<OpenedKey | null> {
     const [row] = await this.#db.query<KeyRow>('SELECT * FROM workspace_keys WHERE team_id = $1 AND place = $2', [
@@ -101,13 +110,23 @@ export class ConnectionStore {
     return row ? this.#opened(row) : null;
   }
 
-  /** Binds a key to a place (replacing the one there); creates the connection with the safe access default. */
-  async saveKey(teamId: string, key: NewKey, now: Date): Promise<BoundKey> {
+  /**
+   * Binds a key to a place (replacing the one there); creates the connection with the safe access default.
+   * `enterpriseId`: the workspace's Enterprise Grid organization, when it has one (an org-wide install serves it).
+   */
+  async saveKey(teamId: string, key: NewKey, now: Date, enterpriseId?: string): Promise<BoundKey> {
     return this.#db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (team_id) DO UPDATE SET updated_at = EXCLUDED.updated_at`,
-        [teamId, JSON.stringify(SAFE_ACCOUNTING_DEFAULT.channels), SAFE_ACCOUNTING_DEFAULT.directMessages, now],
+        `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at, enterprise_id)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (team_id) DO UPDATE SET updated_at = EXCLUDED.updated_at,
+           enterprise_id = COALESCE(EXCLUDED.enterprise_id, workspace_connections.enterprise_id)`,
+        [
+          teamId,
+          JSON.stringify(SAFE_ACCOUNTING_DEFAULT.channels),
+          SAFE_ACCOUNTING_DEFAULT.directMessages,
+          now,
+          enterpriseId ?? null,
+        ],
       );
       const [row] = await tx.query<KeyRow>(
         `INSERT INTO workspace_keys

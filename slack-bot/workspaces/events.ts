@@ -23,8 +23,9 @@ interface Where {
 
 async function forget(deps: WorkspaceEventDeps, where: Where, why: string): Promise<void> {
   if (where.isEnterpriseInstall && where.enterpriseId) {
-    const n = await forgetOrganization(deps.db, where.enterpriseId);
-    deps.logger.info(`${why}: organization ${where.enterpriseId} forgotten (${n} installation)`);
+    const { installations, workspaces } = await forgetOrganization(deps.db, where.enterpriseId);
+    const served = workspaces.length ? `, and the workspaces it served: ${workspaces.join(', ')}` : '';
+    deps.logger.info(`${why}: organization ${where.enterpriseId} forgotten (${installations} installation${served})`);
   }
   if (where.teamId) {
     const deleted = await forgetWorkspace(deps.db, where.teamId);

@@ -15,21 +15,39 @@ export const WORKSPACE_TABLES: readonly { table: string; teamColumn: string }[] 
 
 /** Deletes everything kept for the workspace; returns the rows deleted per table. */
 export async function forgetWorkspace(db: SqlExecutor, teamId: string): Promise<Record<string, number>> {
-  return db.transaction(async (tx) => {
-    const deleted: Record<string, number> = {};
-    for (const { table, teamColumn } of WORKSPACE_TABLES) {
-      const rows = await tx.query(`DELETE FROM ${table} WHERE ${teamColumn} = $1 RETURNING 1`, [teamId]);
-      deleted[table] = rows.length;
-    }
-    return deleted;
-  });
+  return db.transaction((tx) => deleteWorkspaceRows(tx, teamId));
 }
 
-/** Deletes an Enterprise Grid organization's org-wide installation (its workspaces' own rows stay keyed by team). */
-export async function forgetOrganization(db: SqlExecutor, enterpriseId: string): Promise<number> {
-  const rows = await db.query(
-    'DELETE FROM slack_installations WHERE enterprise_id = $1 AND is_enterprise_install RETURNING 1',
-    [enterpriseId],
-  );
-  return rows.length;
+async function deleteWorkspaceRows(tx: SqlExecutor, teamId: string): Promise<Record<string, number>> {
+  const deleted: Record<string, number> = {};
+  for (const { table, teamColumn } of WORKSPACE_TABLES) {
+    const rows = await tx.query(`DELETE FROM ${table} WHERE ${teamColumn} = $1 RETURNING 1`, [teamId]);
+    deleted[table] = rows.length;
+  }
+  return deleted;
+}
+
+/**
+ * Deletes an Enterprise Grid organization's org-wide installation and everything kept for the workspaces it
+ * served: those of the organization that connected a key and have no installation of their own.
+ */
+export async function forgetOrganization(
+  db: SqlExecutor,
+  enterpriseId: string,
+): Promise<{ installations: number; workspaces: string[] }> {
+  return db.transaction(async (tx) => {
+    const served = await tx.query<{ team_id: string }>(
+      `SELECT c.team_id FROM workspace_connections c
+       WHERE c.enterprise_id = $1
+         AND NOT EXISTS (SELECT 1 FROM slack_installations i WHERE i.team_id = c.team_id AND NOT i.is_enterprise_install)
+       ORDER BY c.team_id`,
+      [enterpriseId],
+    );
+    for (const { team_id } of served) await deleteWorkspaceRows(tx, team_id);
+    const rows = await tx.query(
+      'DELETE FROM slack_installations WHERE enterprise_id = $1 AND is_enterprise_install RETURNING 1',
+      [enterpriseId],
+    );
+    return { installations: rows.length, workspaces: served.map((r) => r.team_id) };
+  });
 }

@@ -62,4 +62,11 @@ ALTER TABLE workspace_keys ADD PRIMARY KEY (id);
 ALTER TABLE workspace_keys ADD CONSTRAINT workspace_keys_place UNIQUE (team_id, place);
 `,
   },
+  {
+    version: 27,
+    name: "a workspace connection remembers its Enterprise Grid organization (digests post with an org-wide install's token)",
+    sql: `
+ALTER TABLE workspace_connections ADD COLUMN enterprise_id text;
+`,
+  },
 ];

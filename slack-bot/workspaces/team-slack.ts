@@ -2,7 +2,9 @@
  * The digest worker's Slack client per workspace (multi-workspace mode): each subscription posts with its own
  * workspace's bot token, read through the same authorize Bolt uses for requests (InstallProvider.authorize over the
  * installation store, which refreshes a rotating bot token before it expires). One WebClient is kept per team (a
- * small LRU) and made anew when the team's token changes. A workspace without an installation gets null.
+ * small LRU) and made anew when the team's token changes. A workspace without an installation gets null. A
+ * workspace of an Enterprise Grid organization is served by the organization's org-wide install when it has none of
+ * its own: its connection remembers the organization (`enterpriseOf`).
  */
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { SlackForTeam } from '../digests/slack.ts';
@@ -12,7 +14,7 @@ import { Lru } from './lru.ts';
 /** A workspace's tokens by team id: Bolt's `Authorize`, or `InstallProvider.authorize`. */
 export type TeamAuthorize = (source: {
   teamId: string;
-  enterpriseId: undefined;
+  enterpriseId: string | undefined;
   isEnterpriseInstall: false;
 }) => Promise<{ botToken?: string | undefined }>;
 
@@ -22,6 +24,8 @@ export interface TeamSlackOptions {
   clientOptions: WebClientOptions;
   /** Teams whose client is kept (default 200). */
   capacity?: number;
+  /** The Enterprise Grid organization of a workspace, when it has one. */
+  enterpriseOf?: ((teamId: string) => Promise<string | undefined>) | undefined;
 }
 
 /** InstallProvider.authorize wraps the store's error in its own, as the cause. */
@@ -34,7 +38,8 @@ export function teamSlackClients(options: TeamSlackOptions): SlackForTeam {
     if (!teamId) return null;
     let token: string | undefined;
     try {
-      ({ botToken: token } = await options.authorize({ teamId, enterpriseId: undefined, isEnterpriseInstall: false }));
+      const enterpriseId = await options.enterpriseOf?.(teamId);
+      ({ botToken: token } = await options.authorize({ teamId, enterpriseId, isEnterpriseInstall: false }));
     } catch (err) {
       if (isNotInstalled(err)) return null;
       throw err;

@@ -52,10 +52,19 @@ export interface BotUnderTest {
   /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
   command(
     text: string,
-    opts?: SignedPost & { userId?: string; channelId?: string; teamId?: string; triggerId?: string },
+    opts?: SignedPost & {
+      userId?: string;
+      channelId?: string;
+      teamId?: string;
+      enterpriseId?: string;
+      triggerId?: string;
+    },
   ): Promise<{ status: number; body: string; ms: number; sink: string }>;
   /** `/linen <text>` and its (first) answer through response_url. */
-  ask(text: string, opts?: { userId?: string; channelId?: string; teamId?: string }): Promise<Record<string, any>>;
+  ask(
+    text: string,
+    opts?: { userId?: string; channelId?: string; teamId?: string; enterpriseId?: string },
+  ): Promise<Record<string, any>>;
   click(
     actionId: string,
     value: string,
@@ -184,6 +193,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
               userId: o.userId,
               channelId: o.channelId,
               teamId: o.teamId,
+              enterpriseId: o.enterpriseId,
               triggerId: o.triggerId,
             }),
             o,

@@ -42,6 +42,8 @@ export interface CommandFields {
   channelId?: string;
   command?: string;
   teamId?: string;
+  /** The workspace's Enterprise Grid organization. */
+  enterpriseId?: string;
   triggerId?: string;
 }
 
@@ -58,6 +60,7 @@ export function commandBody(f: CommandFields): string {
     command: f.command ?? '/linen',
     text: f.text,
     api_app_id: 'A0LINEN',
+    ...(f.enterpriseId ? { enterprise_id: f.enterpriseId, enterprise_name: 'Grid' } : {}),
     is_enterprise_install: 'false',
     response_url: f.responseUrl,
     trigger_id: f.triggerId ?? '1.2.3',
@@ -71,13 +74,14 @@ export interface ViewSubmission {
   values: Record<string, Record<string, unknown>>;
   userId: string;
   teamId: string;
+  enterpriseId?: string | undefined;
 }
 
 /** The form body of a modal's view_submission payload. */
 export function viewSubmissionBody(s: ViewSubmission): string {
   const payload = {
     type: 'view_submission',
-    team: { id: s.teamId, domain: 'linen-test' },
+    team: { id: s.teamId, domain: 'linen-test', ...(s.enterpriseId ? { enterprise_id: s.enterpriseId } : {}) },
     user: { id: s.userId, username: 'someone', name: 'someone', team_id: s.teamId },
     api_app_id: 'A0LINEN',
     token: 'deprecated-verification-token',
@@ -97,7 +101,7 @@ export function viewSubmissionBody(s: ViewSubmission): string {
     },
     response_urls: [],
     is_enterprise_install: false,
-    enterprise: null,
+    enterprise: s.enterpriseId ? { id: s.enterpriseId, name: 'Grid' } : null,
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }

@@ -51,6 +51,8 @@ export function startWorkspaceBot(
 
 export interface ConnectInput {
   teamId: string;
+  /** The workspace's Enterprise Grid organization. */
+  enterpriseId?: string;
   apiKey: string;
   userId?: string;
   channelId?: string;
@@ -69,7 +71,13 @@ export async function connectThroughModal(
 ): Promise<Record<string, any>> {
   const triggerId = `trigger-${randomBytes(4).toString('hex')}`;
   const userId = input.userId ?? ADMIN;
-  const r = await bot.command('connect', { teamId: input.teamId, userId, channelId: input.channelId, triggerId });
+  const r = await bot.command('connect', {
+    teamId: input.teamId,
+    enterpriseId: input.enterpriseId,
+    userId,
+    channelId: input.channelId,
+    triggerId,
+  });
   if (r.status !== 200) throw new Error(`ack ${r.status}`);
   const view = await h.slack.waitForView(triggerId);
   return submitConnect(bot, view, input);
@@ -97,7 +105,13 @@ export async function submitConnect(
       place: { type: 'radio_buttons', selected_option: input.place === 'channel' ? options[1] : options[0] },
     };
   }
-  const body = viewSubmissionBody({ view, values, userId: input.userId ?? ADMIN, teamId: input.teamId });
+  const body = viewSubmissionBody({
+    view,
+    values,
+    userId: input.userId ?? ADMIN,
+    teamId: input.teamId,
+    enterpriseId: input.enterpriseId,
+  });
   const res = await postSigned(bot.url, SIGNING_SECRET, body);
   if (res.status !== 200) throw new Error(`view_submission ack ${res.status}: ${res.body}`);
   return res.body ? (JSON.parse(res.body) as Record<string, any>) : {};

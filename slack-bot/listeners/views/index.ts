@@ -15,6 +15,7 @@ export function register(app: App, deps: BotDeps): void {
     }
     const answer = await submitConnect(view, {
       teamId,
+      enterpriseId: body.enterprise?.id ?? body.team?.enterprise_id ?? undefined,
       userId: body.user.id,
       connections: connect.connections,
       allowedBaseUrls: connect.allowedBaseUrls,

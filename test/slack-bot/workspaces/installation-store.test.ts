@@ -94,7 +94,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
       isEnterpriseInstall: false,
     });
     expect(viaTeam.isEnterpriseInstall).toBe(true);
-    expect(await forgetOrganization(db.store.executor, 'E0ORG')).toBe(1);
+    expect(await forgetOrganization(db.store.executor, 'E0ORG')).toEqual({ installations: 1, workspaces: [] });
     await expect(
       store.fetchInstallation({ enterpriseId: 'E0ORG', teamId: undefined, isEnterpriseInstall: true }),
     ).rejects.toThrow(/no installation for organization E0ORG/);

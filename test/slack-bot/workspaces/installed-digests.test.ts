@@ -3,7 +3,8 @@
  * /slack/oauth_redirect, each connects its own key and subscribes a digest in a channel, and the worker posts each
  * digest with its own workspace's bot token (never the other's), refreshes a rotating token that has expired before
  * it posts, searches a channel's history and tells a creator with the workspace's own token, and stops a
- * subscription whose workspace has no installation any more without posting it.
+ * subscription whose workspace has no installation any more without posting it. A workspace of an Enterprise Grid
+ * organization that installed the app org-wide posts with the organization's token, and goes with the organization.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,14 +12,16 @@ import { ManualClock } from '../../../slack-bot/digests/clock.ts';
 import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { drivers, openTestDb, type TestDb } from '../../support/digest-db.ts';
-import { allText, type BotUnderTest, type Harness, startHarness } from '../../support/slack-harness.ts';
-import { addWorkspace, installWorkspace } from '../../support/slack-install.ts';
+import { allText, type BotUnderTest, type Harness, SIGNING_SECRET, startHarness } from '../../support/slack-harness.ts';
+import { addWorkspace, installWorkspace, postEvent } from '../../support/slack-install.ts';
 import { ADMIN, connectThroughModal, knowUsers } from '../../support/workspace-bot.ts';
 
 const TEAM_A = 'T0AAA';
 const TEAM_B = 'T0BBB';
 const KEY_A = 'lk_live_demo_mercy_ops';
 const KEY_B = 'lk_live_demo_harbor_hotel';
+/** An Enterprise Grid organization that installed the app org-wide (from T0GRID), and one of its workspaces. */
+const GRID = { installedFrom: 'T0GRID', enterpriseId: 'E0GRID', workspace: 'T0GRIDWS' };
 
 describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
   let h: Harness;
@@ -34,9 +37,9 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
   const callsTo = (method: string, channel: string, since: number) =>
     h.slack.calls.slice(since).filter((c) => c.method === method && c.params.channel === channel);
   /** Subscribes a tickets digest in a new channel of the workspace (its first digest is never quiet). */
-  const subscribe = async (teamId: string, channelId: string) => {
+  const subscribe = async (teamId: string, channelId: string, enterpriseId?: string) => {
     h.slack.channels.set(channelId, { name: channelId.toLowerCase(), member: true });
-    const answer = await bot.ask('digest subscribe tickets', { teamId, channelId, userId: ADMIN });
+    const answer = await bot.ask('digest subscribe tickets', { teamId, channelId, userId: ADMIN, enterpriseId });
     expect(allText(answer)).toMatch(/Subscribed/);
   };
   const tickAt = (iso: string) => {
@@ -48,6 +51,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     h = await startHarness();
     knowUsers(h);
     for (const t of [TEAM_A, TEAM_B]) addWorkspace(h.slack, t);
+    addWorkspace(h.slack, GRID.installedFrom, { enterpriseId: GRID.enterpriseId, orgWide: true });
     db = await openTestDb(driver);
     await db.store.executor.query('TRUNCATE slack_installations, workspace_connections CASCADE');
     bot = await h.startBotWith(
@@ -64,7 +68,9 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     );
     const origin = `http://127.0.0.1:${bot.bot.port}`;
     h.slack.oauth.redirectUrl = `${origin}/slack/oauth_redirect`;
-    for (const team of [TEAM_A, TEAM_B]) expect((await installWorkspace(origin, team)).status).toBe(200);
+    for (const team of [TEAM_A, TEAM_B, GRID.installedFrom]) {
+      expect((await installWorkspace(origin, team)).status).toBe(200);
+    }
     for (const [teamId, apiKey] of [
       [TEAM_A, KEY_A],
       [TEAM_B, KEY_B],
@@ -172,5 +178,29 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     expect(subs.map((s) => s.status)).toEqual(['failing']);
     await bot.waitForLog(/stopped a digest whose workspace no longer has the app installed.*T0BBB/);
     expect(bot.logs.join('\n')).not.toContain(KEY_B);
+  });
+  it("a workspace served by its organization's org-wide install posts with the organization's token, and goes with it", async () => {
+    const from = { teamId: GRID.workspace, enterpriseId: GRID.enterpriseId };
+    expect((await connectThroughModal(h, bot, { ...from, apiKey: KEY_A })).response_action).toBe('update');
+    await subscribe(GRID.workspace, 'C0GRIDROOM', GRID.enterpriseId);
+    await subscribe(TEAM_A, 'C0AROOM05');
+    const since = h.slack.calls.length;
+    await tickAt('2026-11-26T13:00:20Z');
+    const [post] = callsTo('chat.postMessage', 'C0GRIDROOM', since);
+    // The organization's token was issued through the workspace the org-wide install was made from.
+    expect(teamOfToken(post?.authorization)).toBe(GRID.installedFrom);
+    expect(JSON.stringify(post!.params)).toContain('Mercy General Hospital');
+
+    // The organization uninstalls: the workspace it served keeps neither its key nor its digest.
+    const org = { teamId: GRID.installedFrom, enterpriseId: GRID.enterpriseId, isEnterpriseInstall: true };
+    expect(await postEvent(bot.url, SIGNING_SECRET, org, { type: 'app_uninstalled' })).toBe(200);
+    await bot.waitForLog(
+      /app_uninstalled: organization E0GRID forgotten \(1 installation, and the workspaces it served: T0GRIDWS\)/,
+    );
+    expect(await db.store.listSubscriptions({ teamId: GRID.workspace })).toEqual([]);
+    const keys = await db.store.executor.query('SELECT 1 FROM workspace_keys WHERE team_id = $1', [GRID.workspace]);
+    expect(keys).toEqual([]);
+    // Workspaces with an installation of their own keep theirs.
+    expect((await db.store.listSubscriptions({ teamId: TEAM_A })).length).toBeGreaterThan(0);
   });
 });

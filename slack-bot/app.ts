@@ -137,6 +137,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   const pacers = keyPacers({ db: store.executor, ...options.rateLimit });
   const linen = new LinenService({
     ...config.linen,
+    // Multi-workspace mode has no key here (each connected key carries its own timezone): UTC is never read.
+    timeZone: config.linen.timeZone ?? 'UTC',
     pacing: config.linen.apiKey ? pacers.for(config.linen.apiKey) : undefined,
     client: options.linenClient,
     now: options.now,

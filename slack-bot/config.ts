@@ -47,7 +47,11 @@ export interface LinenConfig {
   allowedBaseUrls: string[];
   /** Absent: the bot starts and answers every command that no key is configured. */
   apiKey: string | undefined;
-  timeZone: string;
+  /**
+   * The organization's timezone. In multi-workspace mode each connected key carries its own, and this (optional
+   * there) is only what the connect form suggests.
+   */
+  timeZone: string | undefined;
 }
 
 export interface BotConfig {
@@ -294,8 +298,10 @@ export function loadConfig(env: Env): BotConfig {
   const keyRaw = text(env, 'LINEN_API_KEY');
   const apiKey = keyRaw === undefined ? undefined : noSpaces('LINEN_API_KEY', keyRaw);
 
-  const timeZone = required(env, 'LINEN_TIMEZONE', "the organization's IANA timezone, e.g. America/Chicago.");
-  if (!isValidTimeZone(timeZone))
+  const timeZone = multi
+    ? text(env, 'LINEN_TIMEZONE')
+    : required(env, 'LINEN_TIMEZONE', "the organization's IANA timezone, e.g. America/Chicago.");
+  if (timeZone !== undefined && !isValidTimeZone(timeZone))
     throw new ConfigError(`LINEN_TIMEZONE must be an IANA timezone such as America/Chicago (got "${timeZone}").`);
 
   const portRaw = text(env, 'PORT');

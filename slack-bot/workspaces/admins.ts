@@ -8,7 +8,9 @@ export const ADMINS_ONLY =
 /** The part of the Web API client this needs (Bolt's per-workspace client). */
 export interface UsersInfo {
   users: {
-    info(args: { user: string }): Promise<{ user?: { is_admin?: boolean; is_owner?: boolean } | undefined }>;
+    info(args: {
+      user: string;
+    }): Promise<{ user?: { is_admin?: boolean; is_owner?: boolean; tz?: string } | undefined }>;
   };
 }
 
@@ -20,4 +22,13 @@ export async function isWorkspaceAdmin(
   if (adminUserIds.includes(userId)) return true;
   const info = await slack.users.info({ user: userId });
   return Boolean(info.user?.is_admin || info.user?.is_owner);
+}
+
+/** The user's own timezone in Slack (the connect form's suggestion when the bot has none); undefined if unknown. */
+export async function slackTimeZoneOf(slack: UsersInfo, userId: string): Promise<string | undefined> {
+  try {
+    return (await slack.users.info({ user: userId })).user?.tz || undefined;
+  } catch {
+    return undefined;
+  }
 }

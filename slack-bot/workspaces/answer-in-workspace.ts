@@ -25,8 +25,8 @@ export interface ConnectDeps {
   adminUserIds: readonly string[];
   /** `LINEN_ALLOWED_BASE_URLS` (default: `LINEN_BASE_URL`). */
   allowedBaseUrls: readonly string[];
-  /** Offered in the modal (`LINEN_TIMEZONE`). */
-  defaultTimeZone: string;
+  /** Offered in the modal (`LINEN_TIMEZONE`); else the admin's own Slack timezone is. */
+  defaultTimeZone: string | undefined;
 }
 
 export interface WorkspaceDeps extends Omit<AnswerContext, 'linen' | 'caller'> {

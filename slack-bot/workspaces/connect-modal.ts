@@ -28,7 +28,8 @@ const option = (label: string, value: string) => ({ text: text(truncate(label, 7
 export interface ConnectModalOptions {
   channelId: string;
   allowedBaseUrls: readonly string[];
-  defaultTimeZone: string;
+  /** Left empty when undefined: the admin types it. */
+  defaultTimeZone: string | undefined;
 }
 
 export function connectModal(o: ConnectModalOptions) {
@@ -66,7 +67,11 @@ export function connectModal(o: ConnectModalOptions) {
         block_id: FIELD.timeZone,
         label: text("Your organization's timezone"),
         hint: text('An IANA timezone such as America/Chicago: "yesterday" and digest times are its days.'),
-        element: { type: 'plain_text_input', action_id: FIELD.timeZone, initial_value: o.defaultTimeZone },
+        element: {
+          type: 'plain_text_input',
+          action_id: FIELD.timeZone,
+          ...(o.defaultTimeZone ? { initial_value: o.defaultTimeZone } : {}),
+        },
       },
       ...(inChannel
         ? [

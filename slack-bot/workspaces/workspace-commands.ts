@@ -7,7 +7,7 @@ import { context, type Message, section } from '../blocks/kit.ts';
 import { code, escLine } from '../blocks/mrkdwn.ts';
 import { channelOf, tokenize } from '../digests/subscribe-args.ts';
 import { errorMessage } from '../views/common.ts';
-import { ADMINS_ONLY, isWorkspaceAdmin, type UsersInfo } from './admins.ts';
+import { ADMINS_ONLY, isWorkspaceAdmin, slackTimeZoneOf, type UsersInfo } from './admins.ts';
 import { connectModal } from './connect-modal.ts';
 import {
   type AccountingAccess,
@@ -39,7 +39,7 @@ export interface WorkspaceCommandContext {
   connections: ConnectionStore;
   adminUserIds: readonly string[];
   allowedBaseUrls: readonly string[];
-  defaultTimeZone: string;
+  defaultTimeZone: string | undefined;
   now?: (() => number) | undefined;
 }
 
@@ -102,7 +102,10 @@ export async function runWorkspaceCommand(text: string, ctx: WorkspaceCommandCon
         view: connectModal({
           channelId: ctx.channelId,
           allowedBaseUrls: ctx.allowedBaseUrls,
-          defaultTimeZone: connection?.keys.find((k) => k.place === EVERYWHERE)?.timeZone ?? ctx.defaultTimeZone,
+          defaultTimeZone:
+            connection?.keys.find((k) => k.place === EVERYWHERE)?.timeZone ??
+            ctx.defaultTimeZone ??
+            (await slackTimeZoneOf(ctx.slack, ctx.userId)),
         }),
       });
       return null;

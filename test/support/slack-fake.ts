@@ -60,7 +60,7 @@ export interface FakeSlack {
   /** Channels the workspace has, by id (conversations.info / conversations.list); others are not found. */
   channels: Map<string, { name: string; member: boolean; archived?: boolean }>;
   /** Users by id (users.info), with their admin and owner flags; others are not found. */
-  users: Map<string, { isAdmin?: boolean; isOwner?: boolean }>;
+  users: Map<string, { isAdmin?: boolean; isOwner?: boolean; tz?: string }>;
   /** The views views.open opened, in order, with the token that opened each. */
   views: { triggerId: string; view: Record<string, any>; authorization: string | undefined }[];
   /** The URL apps.connections.open answers (a fake Socket Mode endpoint); null: the method is unknown. */
@@ -92,7 +92,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const uploads: Upload[] = [];
   const failures = new Map<string, string>();
   const channels = new Map<string, { name: string; member: boolean; archived?: boolean }>();
-  const users = new Map<string, { isAdmin?: boolean; isOwner?: boolean }>();
+  const users = new Map<string, { isAdmin?: boolean; isOwner?: boolean; tz?: string }>();
   const views: FakeSlack['views'] = [];
   const { notify, waitFor } = createWaiters();
   let nextSink = 0;
@@ -197,7 +197,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             if (!u) return json(res, 200, { ok: false, error: 'user_not_found' });
             return json(res, 200, {
               ok: true,
-              user: { id: params.user, is_admin: Boolean(u.isAdmin), is_owner: Boolean(u.isOwner) },
+              user: {
+                id: params.user,
+                is_admin: Boolean(u.isAdmin),
+                is_owner: Boolean(u.isOwner),
+                ...(u.tz ? { tz: u.tz } : {}),
+              },
             });
           }
           case 'views.open': {

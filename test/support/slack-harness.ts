@@ -159,7 +159,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         linenClient = createLinenClient({
           apiKey: config.linen.apiKey,
           baseUrl: config.linen.baseUrl,
-          timeZone: config.linen.timeZone,
+          timeZone: config.linen.timeZone ?? TZ,
           transport: counting.transport,
           pacing: false,
           maxRetries: opts.maxRetries ?? 0,

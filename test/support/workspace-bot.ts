@@ -32,7 +32,7 @@ const authorize: Authorize<boolean> = async (source) => ({
 export const testSecrets = new SecretBox({ current: randomBytes(32).toString('base64') });
 
 export function knowUsers(h: Harness): void {
-  h.slack.users.set(ADMIN, { isAdmin: true });
+  h.slack.users.set(ADMIN, { isAdmin: true, tz: 'America/Chicago' });
   h.slack.users.set(OWNER, { isOwner: true });
   h.slack.users.set(MEMBER, {});
 }

@@ -32,6 +32,9 @@ describe('multi-workspace configuration', () => {
       authorizeUrl: 'https://slack.com/oauth/v2/authorize',
     });
     expect(config.encryption?.box.currentKeyId).toMatch(/^[0-9a-f]{12}$/);
+    // Each connected key carries its own timezone: LINEN_TIMEZONE is only the connect form's suggestion.
+    expect(loadConfig({ ...MULTI, LINEN_TIMEZONE: undefined }).linen.timeZone).toBeUndefined();
+    expect(() => loadConfig({ ...MULTI, LINEN_TIMEZONE: 'Mars/Base' })).toThrow(/LINEN_TIMEZONE must be an IANA/);
     const custom = loadConfig({ ...MULTI, SLACK_OAUTH_AUTHORIZE_URL: 'http://127.0.0.1:9/oauth/v2/authorize' });
     expect(custom.slack.oauth?.authorizeUrl).toBe('http://127.0.0.1:9/oauth/v2/authorize');
   });

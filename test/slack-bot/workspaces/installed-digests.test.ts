@@ -63,6 +63,8 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
         SLACK_STATE_SECRET: 'state-secret-0123456789abcdef',
         SLACK_OAUTH_AUTHORIZE_URL: h.slack.authorizeUrl,
         LINEN_ENCRYPTION_KEY: encryptionKey,
+        // Each key carries its own timezone; the connect form suggests the admin's own from Slack.
+        LINEN_TIMEZONE: undefined,
       },
       { start: { digestStore: db.store, digests: { clock, tickMs: 3_600_000, pacingMs: 0 } } },
     );
@@ -182,6 +184,10 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
   it("a workspace served by its organization's org-wide install posts with the organization's token, and goes with it", async () => {
     const from = { teamId: GRID.workspace, enterpriseId: GRID.enterpriseId };
     expect((await connectThroughModal(h, bot, { ...from, apiKey: KEY_A })).response_action).toBe('update');
+    // Without LINEN_TIMEZONE, the form offered the admin's own timezone from Slack, and the key keeps it.
+    const form = h.slack.views.at(-1)!.view.blocks.find((b: { block_id: string }) => b.block_id === 'timezone');
+    expect(form.element.initial_value).toBe('America/Chicago');
+    expect(allText(await bot.ask('status', { ...from, userId: ADMIN }))).toContain('America/Chicago');
     await subscribe(GRID.workspace, 'C0GRIDROOM', GRID.enterpriseId);
     await subscribe(TEAM_A, 'C0AROOM05');
     const since = h.slack.calls.length;

@@ -273,8 +273,12 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port} (${where})`);
     }
   } catch (err) {
+    // Nothing started stays open: the process can exit, or a caller can try again.
+    await app.stop().catch(() => {});
     await health?.close();
     if (ownStore) await store.close().catch(() => {});
+    await workspaces.close().catch(() => {});
+    await linen.close().catch(() => {});
     throw err;
   }
 

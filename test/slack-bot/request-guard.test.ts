@@ -4,9 +4,21 @@
  * done; the bot and its health server listen on BIND_ADDRESS.
  */
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLinenClient } from '../../shared/node.ts';
+import { startBot } from '../../slack-bot/app.ts';
+import { loadConfig } from '../../slack-bot/config.ts';
+import { openPglite, storeOver } from '../../slack-bot/digests/storage/index.ts';
+import { createLogger } from '../../slack-bot/logger.ts';
 import { MAX_BODY_BYTES } from '../../slack-bot/request-guard.ts';
-import { type BotUnderTest, type Harness, SIGNING_SECRET, startHarness } from '../support/slack-harness.ts';
+import {
+  BOT_TOKEN,
+  type BotUnderTest,
+  type Harness,
+  SIGNING_SECRET,
+  startHarness,
+  TZ,
+} from '../support/slack-harness.ts';
 import { commandBody, postSigned, signature } from '../support/slack-sign.ts';
 
 let h: Harness;
@@ -119,10 +131,35 @@ describe('listen address', () => {
     expect(bot.bot.address).toBe('127.0.0.1');
   });
 
-  it("an address that is not this machine's stops start-up with one line naming it", async () => {
-    await expect(
-      h.startBotWith({ BIND_ADDRESS: '203.0.113.7' }, { start: { digests: { worker: false } } }),
-    ).rejects.toThrow(/^cannot listen on 203\.0\.113\.7 port 0 \(EADDRNOTAVAIL\): check BIND_ADDRESS and PORT\.$/);
+  it("an address that is not this machine's stops start-up with one line naming it, and closes what it opened", async () => {
+    const env = {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: h.slack.apiUrl,
+      LINEN_BASE_URL: h.sandbox.baseUrl,
+      LINEN_API_KEY: 'lk_live_demo_all_access',
+      LINEN_TIMEZONE: TZ,
+      PORT: '0',
+      BIND_ADDRESS: '203.0.113.7',
+    };
+    const client = createLinenClient({ apiKey: env.LINEN_API_KEY, baseUrl: h.sandbox.baseUrl, timeZone: TZ });
+    // The client is frozen: a child object with its own close tells whether start-up closed it.
+    const clientClosed = vi.fn(() => client.close());
+    const linenClient = Object.create(client, { close: { value: clientClosed } }) as typeof client;
+    const digestStore = await storeOver(await openPglite());
+    try {
+      await expect(
+        startBot(loadConfig(env), {
+          linenClient,
+          digestStore,
+          digests: { worker: false },
+          logger: createLogger({ write: () => {} }),
+        }),
+      ).rejects.toThrow(/^cannot listen on 203\.0\.113\.7 port 0 \(EADDRNOTAVAIL\): check BIND_ADDRESS and PORT\.$/);
+      expect(clientClosed).toHaveBeenCalled();
+    } finally {
+      await digestStore.close();
+    }
   });
 
   it('listens on all interfaces without it', async () => {

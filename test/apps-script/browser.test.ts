@@ -1,5 +1,6 @@
 /**
- * The formula builder sidebar and the settings dialog in a real headless Chromium: the HTML as HtmlService
+ * The formula builder sidebar and the settings, auto-refresh and Insert report dialogs in a real headless
+ * Chromium: the HTML as HtmlService
  * serves it, google.script.run calling the add-on's server functions in the Apps Script stand-in runtime, the
  * API in front of the sandbox made hostile (a customer named with markup, an error message with markup).
  * Screenshots go to LINEN_SCREENSHOTS_DIR (docs/ keeps the committed ones), else a temporary folder.
@@ -209,6 +210,70 @@ describe('auto-refresh dialog', () => {
           `Access denied: ${HOSTILE}: ask your linen provider for a key that includes it. No history was recorded.`,
         );
       await expectInert(page);
+    } finally {
+      h.setKey(KEYS.all);
+    }
+  });
+});
+
+describe('insert report dialog', () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    h.world.sheets = [{ name: 'Sheet1', formulas: [] }];
+    expect(h.menu('linenReportFillRate').error).toBeUndefined();
+    page = await open('dialog', { width: 420, height: 340 });
+  });
+
+  it('offers the customers the key sees, API names as text, with the last 30 days', async () => {
+    await expect.poll(() => page.locator('#insert').isDisabled()).toBe(false);
+    const names = await page.locator('#customer option').allTextContents();
+    expect(names).toContain(HOSTILE);
+    expect(names).toContain('Mercy General Hospital');
+    // A fill-rate dashboard is one customer's: there is no "All customers".
+    expect(names).not.toContain('All customers');
+    expect(await page.inputValue('#from')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await page.inputValue('#to')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await expectInert(page);
+  });
+
+  it('says what is wrong with the dates in one sentence, keeps the dialog open and builds nothing', async () => {
+    await page.selectOption('#customer', { label: 'Mercy General Hospital' });
+    await page.fill('#from', '2026-11-01');
+    await page.fill('#to', '2026-10-01');
+    await page.click('#insert');
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toBe('The from date (2026-11-01) is after the to date (2026-10-01).');
+    expect(await page.locator('#insert').isDisabled()).toBe(false);
+    expect(await page.evaluate(() => (globalThis as unknown as { __host: { closed: boolean } }).__host.closed)).toBe(
+      false,
+    );
+    expect(h.world.sheets.map((s) => s.name)).toEqual(['Sheet1']);
+  });
+
+  it('builds the sheet for the chosen customer and dates, then closes', async () => {
+    await page.fill('#from', '2026-10-01');
+    await page.fill('#to', '2026-10-31');
+    await page.click('#insert');
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { __host: { closed: boolean } }).__host.closed))
+      .toBe(true);
+    const added = h.world.sheets.map((s) => s.name).filter((n) => n !== 'Sheet1');
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(/Mercy General Hospital/);
+  });
+
+  it("shows the API's refusal as text when the key cannot list customers", async () => {
+    h.setKey(DENIED_KEY);
+    try {
+      expect(h.menu('linenReportFillRate').error).toBeUndefined();
+      const denied = await open('dialog', { width: 420, height: 340 });
+      await expect
+        .poll(() => denied.locator('#status').textContent())
+        .toBe(`Access denied: ${HOSTILE}: ask your linen provider for a key that includes it.`);
+      expect(await denied.locator('#customer option').count()).toBe(0);
+      await expectInert(denied);
     } finally {
       h.setKey(KEYS.all);
     }

@@ -10,8 +10,7 @@
 import { type Customer, checkNotGroup, type DailyDeliveryRow } from '../../shared/index.ts';
 import { normalizeName } from '../../shared/names.ts';
 import { type Context, isBlank, text, window } from './context.ts';
-
-type Args = Record<string, unknown>;
+import type { Args } from './functions/common.ts';
 
 export function deliveryRows(ctx: Context, a: Args): DailyDeliveryRow[] {
   const w = window(ctx, a.from, a.to, true); // a wrong date costs no request

@@ -2,21 +2,12 @@
  * Malformed but correctly signed payloads, posted to the real receiver: each is answered or ignored, never an
  * HTTP 500, never an unacknowledged request, and the log has no error line, no "unhandled" and no stack.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allText, type BotUnderTest, type Harness, SIGNING_SECRET, startHarness } from '../support/slack-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHttpBot } from '../support/http-bot-suite.ts';
+import { allText, SIGNING_SECRET } from '../support/slack-harness.ts';
 import { blockActionsBody, commandBody, postSigned } from '../support/slack-sign.ts';
 
-let h: Harness;
-let bot: BotUnderTest;
-
-beforeAll(async () => {
-  h = await startHarness();
-  bot = await h.startBotWith({}, { start: { digests: { worker: false } } });
-}, 120_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+const suite = useHttpBot();
 
 const form = (payload: unknown) => new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 
@@ -163,19 +154,19 @@ const BAD_LINE = /\b(ERROR|unhandled)\b|\n\s+at |^\s+at /i;
 describe('malformed but signed payloads', () => {
   for (const c of CASES) {
     it(`${c.name}: ${'answer' in c.expect ? 'answered' : 'ignored'}, 200, no error in the log`, async () => {
-      const sink = h.slack.responseUrl();
-      const from = bot.logs.length;
-      const r = await postSigned(bot.url, SIGNING_SECRET, c.body(sink.url));
+      const sink = suite.h.slack.responseUrl();
+      const from = suite.bot.logs.length;
+      const r = await postSigned(suite.bot.url, SIGNING_SECRET, c.body(sink.url));
       expect(r.status).toBe(200);
       if ('answer' in c.expect) {
-        const [answer] = await h.slack.waitForPosts(sink.id, 1);
+        const [answer] = await suite.h.slack.waitForPosts(sink.id, 1);
         expect(allText(answer!.body)).toMatch(c.expect.answer);
       } else {
         const pattern = c.expect.ignored;
-        await bot.waitForLog(pattern);
-        expect(h.slack.postsTo(sink.id)).toEqual([]);
+        await suite.bot.waitForLog(pattern);
+        expect(suite.h.slack.postsTo(sink.id)).toEqual([]);
       }
-      const lines = bot.logs.slice(from);
+      const lines = suite.bot.logs.slice(from);
       expect(lines.filter((l) => BAD_LINE.test(l))).toEqual([]);
     });
   }

@@ -4,43 +4,29 @@
  * done; the bot and its health server listen on BIND_ADDRESS.
  */
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLinenClient } from '../../shared/node.ts';
 import { startBot } from '../../slack-bot/app.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
 import { openPglite, storeOver } from '../../slack-bot/digests/storage/index.ts';
 import { createLogger } from '../../slack-bot/logger.ts';
 import { MAX_BODY_BYTES } from '../../slack-bot/request-guard.ts';
-import {
-  BOT_TOKEN,
-  type BotUnderTest,
-  type Harness,
-  SIGNING_SECRET,
-  startHarness,
-  TZ,
-} from '../support/slack-harness.ts';
+import { useHttpBot } from '../support/http-bot-suite.ts';
+import { BOT_TOKEN, SIGNING_SECRET, TZ } from '../support/slack-harness.ts';
 import { commandBody, postSigned, signature } from '../support/slack-sign.ts';
 
-let h: Harness;
-let bot: BotUnderTest;
-
-beforeAll(async () => {
-  h = await startHarness();
-  bot = await h.startBotWith({}, { start: { digests: { worker: false } } });
-}, 120_000);
-
-afterAll(async () => {
-  await h?.close();
-});
+const suite = useHttpBot();
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
 /** A signed `/linen balance` posted with `timestamp`; its status and whether the command did anything. */
 async function commandAt(timestamp: number, text = 'balance') {
-  const sink = h.slack.responseUrl();
-  const linesBefore = bot.logs.length;
-  const r = await postSigned(bot.url, SIGNING_SECRET, commandBody({ text, responseUrl: sink.url }), { timestamp });
-  return { status: r.status, body: r.body, sink: sink.id, logs: () => bot.logs.slice(linesBefore) };
+  const sink = suite.h.slack.responseUrl();
+  const linesBefore = suite.bot.logs.length;
+  const r = await postSigned(suite.bot.url, SIGNING_SECRET, commandBody({ text, responseUrl: sink.url }), {
+    timestamp,
+  });
+  return { status: r.status, body: r.body, sink: sink.id, logs: () => suite.bot.logs.slice(linesBefore) };
 }
 
 /** Nothing reached the command: no answer, no request to the Linen API. */
@@ -48,14 +34,14 @@ async function expectNothingDone(sink: string, pathsBefore: number) {
   // A command that got through would be answered; a later, accepted command's answer proves the wait was long enough.
   const probe = await commandAt(nowS(), 'help');
   expect(probe.status).toBe(200);
-  await h.slack.waitForPosts(probe.sink, 1);
-  expect(h.slack.postsTo(sink)).toEqual([]);
-  expect(bot.paths.length).toBe(pathsBefore);
+  await suite.h.slack.waitForPosts(probe.sink, 1);
+  expect(suite.h.slack.postsTo(sink)).toEqual([]);
+  expect(suite.bot.paths.length).toBe(pathsBefore);
 }
 
 describe('request verification', () => {
   it('refuses a signed request stamped more than 5 minutes in the future: 401, nothing done', async () => {
-    const pathsBefore = bot.paths.length;
+    const pathsBefore = suite.bot.paths.length;
     const r = await commandAt(nowS() + 6 * 60);
     expect(r.status).toBe(401);
     expect(r.body).toBe('');
@@ -64,7 +50,7 @@ describe('request verification', () => {
   });
 
   it('refuses a signed request stamped more than 5 minutes in the past: 401, nothing done', async () => {
-    const pathsBefore = bot.paths.length;
+    const pathsBefore = suite.bot.paths.length;
     const r = await commandAt(nowS() - 6 * 60);
     expect(r.status).toBe(401);
     await expectNothingDone(r.sink, pathsBefore);
@@ -74,27 +60,27 @@ describe('request verification', () => {
     for (const skew of [4 * 60, -4 * 60]) {
       const r = await commandAt(nowS() + skew, 'help');
       expect(r.status).toBe(200);
-      await h.slack.waitForPosts(r.sink, 1);
+      await suite.h.slack.waitForPosts(r.sink, 1);
     }
   });
 
   it('refuses a body whose declared length is over the limit before reading it: 413, nothing done', async () => {
-    const pathsBefore = bot.paths.length;
-    const sink = h.slack.responseUrl();
+    const pathsBefore = suite.bot.paths.length;
+    const sink = suite.h.slack.responseUrl();
     const body = commandBody({ text: `balance ${'x'.repeat(MAX_BODY_BYTES)}`, responseUrl: sink.url });
-    const r = await postSigned(bot.url, SIGNING_SECRET, body);
+    const r = await postSigned(suite.bot.url, SIGNING_SECRET, body);
     expect(r.status).toBe(413);
-    expect(bot.logs.join('\n')).toMatch(/refused a request to \/slack\/events: a body of \d+ bytes/);
+    expect(suite.bot.logs.join('\n')).toMatch(/refused a request to \/slack\/events: a body of \d+ bytes/);
     await expectNothingDone(sink.id, pathsBefore);
   });
 
   it('refuses a body sent without a length once it passes the limit: 413, nothing done', async () => {
-    const pathsBefore = bot.paths.length;
-    const sink = h.slack.responseUrl();
+    const pathsBefore = suite.bot.paths.length;
+    const sink = suite.h.slack.responseUrl();
     const body = commandBody({ text: `balance ${'x'.repeat(MAX_BODY_BYTES)}`, responseUrl: sink.url });
     const ts = nowS();
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(bot.url, {
+      const req = request(suite.bot.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
@@ -116,33 +102,33 @@ describe('request verification', () => {
   });
 
   it('accepts a command just under the limit', async () => {
-    const sink = h.slack.responseUrl();
+    const sink = suite.h.slack.responseUrl();
     const base = commandBody({ text: '', responseUrl: sink.url }).length;
     const body = commandBody({ text: `help ${'x'.repeat(MAX_BODY_BYTES - base - 100)}`, responseUrl: sink.url });
     expect(body.length).toBeLessThanOrEqual(MAX_BODY_BYTES);
-    const r = await postSigned(bot.url, SIGNING_SECRET, body);
+    const r = await postSigned(suite.bot.url, SIGNING_SECRET, body);
     expect(r.status).toBe(200);
-    await h.slack.waitForPosts(sink.id, 1);
+    await suite.h.slack.waitForPosts(sink.id, 1);
   });
 });
 
 describe('listen address', () => {
   it('listens on BIND_ADDRESS', () => {
-    expect(bot.bot.address).toBe('127.0.0.1');
+    expect(suite.bot.bot.address).toBe('127.0.0.1');
   });
 
   it("an address that is not this machine's stops start-up with one line naming it, and closes what it opened", async () => {
     const env = {
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: h.slack.apiUrl,
-      LINEN_BASE_URL: h.sandbox.baseUrl,
+      SLACK_API_URL: suite.h.slack.apiUrl,
+      LINEN_BASE_URL: suite.h.sandbox.baseUrl,
       LINEN_API_KEY: 'lk_live_demo_all_access',
       LINEN_TIMEZONE: TZ,
       PORT: '0',
       BIND_ADDRESS: '203.0.113.7',
     };
-    const client = createLinenClient({ apiKey: env.LINEN_API_KEY, baseUrl: h.sandbox.baseUrl, timeZone: TZ });
+    const client = createLinenClient({ apiKey: env.LINEN_API_KEY, baseUrl: suite.h.sandbox.baseUrl, timeZone: TZ });
     // The client is frozen: a child object with its own close tells whether start-up closed it.
     const clientClosed = vi.fn(() => client.close());
     const linenClient = Object.create(client, { close: { value: clientClosed } }) as typeof client;
@@ -163,7 +149,7 @@ describe('listen address', () => {
   });
 
   it('listens on all interfaces without it', async () => {
-    const open = await h.startBotWith({ BIND_ADDRESS: undefined }, { start: { digests: { worker: false } } });
+    const open = await suite.h.startBotWith({ BIND_ADDRESS: undefined }, { start: { digests: { worker: false } } });
     try {
       expect(['::', '0.0.0.0']).toContain(open.bot.address);
     } finally {

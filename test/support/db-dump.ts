@@ -2,6 +2,7 @@
  * The whole database as text, as an attacker with a copy of it would see it: every row of every table of the
  * current schema (PGlite or a PostgreSQL test schema), each cast to text. And the encodings a secret could hide in.
  */
+import { expect } from 'vitest';
 import type { SqlExecutor } from '../../slack-bot/digests/storage/sql.ts';
 
 export async function dumpDatabase(db: SqlExecutor): Promise<string> {
@@ -51,4 +52,18 @@ export function secretsIn(text: string, secrets: readonly string[]): string[] {
     if (form !== undefined) found.push(`${s.slice(0, 5)}… as "${form.slice(0, 12)}…"`);
   }
   return found;
+}
+
+/**
+ * Dumps the database and expects it to hold each of `holds` (the rows the secrets were written to, so the check
+ * is not made on an empty dump) and none of `secrets` in any encoding.
+ */
+export async function expectNoSecretInDump(
+  db: SqlExecutor,
+  secrets: readonly string[],
+  holds: readonly (string | RegExp)[] = [],
+): Promise<void> {
+  const dump = await dumpDatabase(db);
+  for (const h of holds) expect(dump).toMatch(h);
+  expect(secretsIn(dump, secrets)).toEqual([]);
 }

@@ -3,14 +3,12 @@
  * between them, and fetches each key's data once for the whole backlog, not once a tick.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Timers } from '../../../slack-bot/digests/clock.ts';
-import { silentLogger } from '../../../slack-bot/digests/engine.ts';
-import { type DigestWorker, keyRefOf, startDigestWorker } from '../../../slack-bot/digests/index.ts';
+import { type DigestWorker, keyRefOf } from '../../../slack-bot/digests/index.ts';
 import type { TickResult } from '../../../slack-bot/digests/runner.ts';
 import { nextRuns } from '../../../slack-bot/digests/schedule.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { type DigestEnv, KEY, startDigestEnv, TZ } from '../../support/digest-env.ts';
-import { createWaiters } from '../../support/waiters.ts';
+import { startManualClockWorker } from '../../support/manual-clock-worker.ts';
 
 const SUBSCRIPTIONS = 5;
 
@@ -45,32 +43,10 @@ for (const driver of drivers) {
         );
       }
       env.clock.set(due.getTime() + 1000);
-      const { notify, waitFor } = createWaiters();
-      const waits: number[] = [];
-      const timers: Timers = {
-        after: (ms, fn) => {
-          waits.push(ms);
-          const handle = env.clock.after(ms, fn);
-          notify();
-          return handle;
-        },
-        cancel: (handle) => env.clock.cancel(handle),
-      };
       const ticks: TickResult[] = [];
-      worker = startDigestWorker({
-        store: env.db.store,
-        slack: env.web,
-        linenClientFor: env.linenClientFor,
-        clock: env.clock,
-        timers,
-        pacingMs: 0,
-        claimLimit: 2,
-        logger: silentLogger,
-        onTick: (r) => {
-          ticks.push(r);
-          notify();
-        },
-      });
+      const started = startManualClockWorker(env, { claimLimit: 2, onTick: (r) => ticks.push(r) });
+      worker = started.worker;
+      const { waits, waitFor } = started;
       // Fire each wait of 0 the worker sets, without moving the clock, until it sets a longer one.
       let fired = 0;
       for (;;) {

@@ -3,13 +3,11 @@
  * within seconds of 07:00 instead of up to a whole tick (30 s) later. Driven by the manual clock and its timers.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Timers } from '../../../slack-bot/digests/clock.ts';
 import { runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
-import { silentLogger } from '../../../slack-bot/digests/engine.ts';
-import { type DigestWorker, startDigestWorker } from '../../../slack-bot/digests/index.ts';
+import type { DigestWorker } from '../../../slack-bot/digests/index.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { CH, commandContext, type DigestEnv, startDigestEnv } from '../../support/digest-env.ts';
-import { createWaiters } from '../../support/waiters.ts';
+import { startManualClockWorker } from '../../support/manual-clock-worker.ts';
 
 const SEVEN = Date.parse('2026-11-05T13:00:00Z'); // 07:00 in America/Chicago
 
@@ -28,30 +26,13 @@ for (const driver of drivers) {
     it('a 07:00 digest is posted within 5 s of 07:00, the ticks aligned to it rather than every 30 s', async () => {
       env.clock.set('2026-11-05T12:59:10Z');
       await runDigestCommand('subscribe', commandContext(env));
-      const { notify, waitFor } = createWaiters();
-      const timers: Timers = {
-        after: (ms, fn) => {
-          const handle = env.clock.after(ms, fn);
-          notify();
-          return handle;
-        },
-        cancel: (handle) => env.clock.cancel(handle),
-      };
       const tickedAt: number[] = [];
-      worker = startDigestWorker({
-        store: env.db.store,
-        slack: env.web,
-        linenClientFor: env.linenClientFor,
-        clock: env.clock,
-        timers,
+      const started = startManualClockWorker(env, {
         tickMs: 30_000,
-        pacingMs: 0,
-        logger: silentLogger,
-        onTick: () => {
-          tickedAt.push(env.clock.now().getTime());
-          notify();
-        },
+        onTick: () => tickedAt.push(env.clock.now().getTime()),
       });
+      worker = started.worker;
+      const { waitFor } = started;
       const nextTimer = () => waitFor(() => (env.clock.pending === 1 ? true : undefined), 10_000, 'the next tick');
       await nextTimer();
       // Move time forward in 50 ms steps; whenever a tick fires, let it finish and set the next one.

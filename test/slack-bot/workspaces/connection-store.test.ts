@@ -12,7 +12,7 @@ import { EVERYWHERE } from '../../../slack-bot/workspaces/connection.ts';
 import { ConnectionStore, type OpenedKey } from '../../../slack-bot/workspaces/connection-store.ts';
 import { forgetWorkspace } from '../../../slack-bot/workspaces/forget.ts';
 import { connectedWorkspaceLinen } from '../../../slack-bot/workspaces/workspace-linen.ts';
-import { dumpDatabase, secretsIn } from '../../support/db-dump.ts';
+import { expectNoSecretInDump } from '../../support/db-dump.ts';
 import { drivers, openTestDb, type TestDb } from '../../support/digest-db.ts';
 
 const NOW = new Date('2026-11-20T18:00:00Z');
@@ -53,9 +53,7 @@ describe.each(drivers)('workspace connections on %s', (driver) => {
     expect(JSON.stringify(await store.get('T0AAA'))).not.toContain(KEY_A);
     expect((await store.openKey('T0AAA', EVERYWHERE))?.apiKey).toBe(KEY_A);
     expect((await store.openKeyByRef(saved.keyRef))?.apiKey).toBe(KEY_A);
-    const dump = await dumpDatabase(db.store.executor);
-    expect(dump).toContain(saved.keyRef);
-    expect(secretsIn(dump, [KEY_A])).toEqual([]);
+    await expectNoSecretInDump(db.store.executor, [KEY_A], [saved.keyRef]);
   });
 
   it('npm run reencrypt moves connected Linen keys to the current encryption key', async () => {

@@ -7,14 +7,15 @@
  * organization that installed the app org-wide posts with the organization's token, and goes with the organization.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../slack-bot/digests/clock.ts';
 import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
-import { drivers, openTestDb, type TestDb } from '../../support/digest-db.ts';
-import { allText, type BotUnderTest, type Harness, SIGNING_SECRET, startHarness } from '../../support/slack-harness.ts';
-import { addWorkspace, installWorkspace, postEvent } from '../../support/slack-install.ts';
-import { ADMIN, connectThroughModal, knowUsers } from '../../support/workspace-bot.ts';
+import { drivers } from '../../support/digest-db.ts';
+import { useInstalledWorkspaces } from '../../support/installed-workspaces.ts';
+import { allText, SIGNING_SECRET } from '../../support/slack-harness.ts';
+import { postEvent } from '../../support/slack-install.ts';
+import { ADMIN, connectThroughModal } from '../../support/workspace-bot.ts';
 
 const TEAM_A = 'T0AAA';
 const TEAM_B = 'T0BBB';
@@ -24,72 +25,46 @@ const KEY_B = 'lk_live_demo_harbor_hotel';
 const GRID = { installedFrom: 'T0GRID', enterpriseId: 'E0GRID', workspace: 'T0GRIDWS' };
 
 describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
-  let h: Harness;
-  let db: TestDb;
-  let bot: BotUnderTest;
   const encryptionKey = randomBytes(32).toString('base64');
   // The digest worker's clock: Fri 20 Nov 2026, 12:00 CST, as the harness's command clock.
   const clock = new ManualClock('2026-11-20T18:00:00Z');
+  const suite = useInstalledWorkspaces(driver, {
+    workspaces: [TEAM_A, TEAM_B, { teamId: GRID.installedFrom, enterpriseId: GRID.enterpriseId, orgWide: true }],
+    encryptionKey,
+    digests: { clock, tickMs: 3_600_000, pacingMs: 0 },
+    // Each key carries its own timezone; the connect form suggests the admin's own from Slack.
+    env: { LINEN_TIMEZONE: undefined },
+  });
 
   /** The workspace a token was issued to, as Slack knows it. */
   const teamOfToken = (authorization: string | undefined) =>
-    h.slack.oauth.authTest(authorization?.replace(/^Bearer /, '') ?? '')?.team_id;
+    suite.h.slack.oauth.authTest(authorization?.replace(/^Bearer /, '') ?? '')?.team_id;
   const callsTo = (method: string, channel: string, since: number) =>
-    h.slack.calls.slice(since).filter((c) => c.method === method && c.params.channel === channel);
+    suite.h.slack.calls.slice(since).filter((c) => c.method === method && c.params.channel === channel);
   /** Subscribes a tickets digest in a new channel of the workspace (its first digest is never quiet). */
   const subscribe = async (teamId: string, channelId: string, enterpriseId?: string) => {
-    h.slack.channels.set(channelId, { name: channelId.toLowerCase(), member: true });
-    const answer = await bot.ask('digest subscribe tickets', { teamId, channelId, userId: ADMIN, enterpriseId });
+    suite.h.slack.channels.set(channelId, { name: channelId.toLowerCase(), member: true });
+    const answer = await suite.bot.ask('digest subscribe tickets', { teamId, channelId, userId: ADMIN, enterpriseId });
     expect(allText(answer)).toMatch(/Subscribed/);
   };
   const tickAt = (iso: string) => {
     clock.set(iso);
-    return bot.bot.digests.worker!.tick();
+    return suite.bot.bot.digests.worker!.tick();
   };
 
   beforeAll(async () => {
-    h = await startHarness();
-    knowUsers(h);
-    for (const t of [TEAM_A, TEAM_B]) addWorkspace(h.slack, t);
-    addWorkspace(h.slack, GRID.installedFrom, { enterpriseId: GRID.enterpriseId, orgWide: true });
-    db = await openTestDb(driver);
-    await db.store.executor.query('TRUNCATE slack_installations, workspace_connections CASCADE');
-    bot = await h.startBotWith(
-      {
-        SLACK_BOT_TOKEN: undefined,
-        LINEN_API_KEY: undefined,
-        SLACK_CLIENT_ID: h.slack.oauth.clientId,
-        SLACK_CLIENT_SECRET: h.slack.oauth.clientSecret,
-        SLACK_STATE_SECRET: 'state-secret-0123456789abcdef',
-        SLACK_OAUTH_AUTHORIZE_URL: h.slack.authorizeUrl,
-        LINEN_ENCRYPTION_KEY: encryptionKey,
-        // Each key carries its own timezone; the connect form suggests the admin's own from Slack.
-        LINEN_TIMEZONE: undefined,
-      },
-      { start: { digestStore: db.store, digests: { clock, tickMs: 3_600_000, pacingMs: 0 } } },
-    );
-    const origin = `http://127.0.0.1:${bot.bot.port}`;
-    h.slack.oauth.redirectUrl = `${origin}/slack/oauth_redirect`;
-    for (const team of [TEAM_A, TEAM_B, GRID.installedFrom]) {
-      expect((await installWorkspace(origin, team)).status).toBe(200);
-    }
     for (const [teamId, apiKey] of [
       [TEAM_A, KEY_A],
       [TEAM_B, KEY_B],
     ] as const) {
-      expect((await connectThroughModal(h, bot, { teamId, apiKey })).response_action).toBe('update');
+      expect((await connectThroughModal(suite.h, suite.bot, { teamId, apiKey })).response_action).toBe('update');
     }
-    // Starting an embedded database (PGlite) is the slow part of this hook on a busy machine.
-  }, 120_000);
-  afterAll(async () => {
-    await h?.close();
-    await db?.close();
   });
 
   it("each workspace's digest posts with its own workspace's bot token, never the other's", async () => {
     await subscribe(TEAM_A, 'C0AROOM01');
     await subscribe(TEAM_B, 'C0BROOM01');
-    const since = h.slack.calls.length;
+    const since = suite.h.slack.calls.length;
     // Saturday 07:00 CST: both first digests are due.
     const tick = await tickAt('2026-11-21T13:00:20Z');
     expect(tick.outcomes).toEqual({ posted: 2 });
@@ -104,7 +79,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
 
   it("a workspace's expired bot token is refreshed before its digest posts", async () => {
     const installations = new SqlInstallationStore({
-      db: db.store.executor,
+      db: suite.db.store.executor,
       box: new SecretBox({ current: encryptionKey }),
     });
     await subscribe(TEAM_A, 'C0AROOM02');
@@ -116,9 +91,9 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
       ...installed,
       bot: { ...installed.bot!, expiresAt: Math.floor(Date.now() / 1000) - 60 },
     });
-    const since = h.slack.calls.length;
+    const since = suite.h.slack.calls.length;
     await tickAt('2026-11-22T13:00:20Z');
-    const refreshes = h.slack.calls
+    const refreshes = suite.h.slack.calls
       .slice(since)
       .filter((c) => c.method === 'oauth.v2.access' && c.params.grant_type === 'refresh_token');
     expect(refreshes).toHaveLength(1);
@@ -132,15 +107,15 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
   it("after an unsure post, the channel's history is searched with the workspace's own token", async () => {
     await subscribe(TEAM_B, 'C0BROOM02');
     // A 5xx-like answer may hide a message that went out: each retry first looks for it in the channel.
-    h.slack.failMethod('chat.postMessage', 'internal_error');
+    suite.h.slack.failMethod('chat.postMessage', 'internal_error');
     try {
-      const since = h.slack.calls.length;
+      const since = suite.h.slack.calls.length;
       await tickAt('2026-11-23T13:00:20Z');
       const searches = callsTo('conversations.history', 'C0BROOM02', since);
       expect(searches.length).toBeGreaterThan(0);
       expect(searches.map((c) => teamOfToken(c.authorization))).toEqual(searches.map(() => TEAM_B));
     } finally {
-      h.slack.failMethod('chat.postMessage', null);
+      suite.h.slack.failMethod('chat.postMessage', null);
     }
   });
 
@@ -148,11 +123,11 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     await subscribe(TEAM_A, 'C0AROOM03');
     await subscribe(TEAM_B, 'C0BROOM03');
     // Every post now fails for good: each subscription stops and its creator gets a direct message.
-    h.slack.failMethod('chat.postMessage', 'not_in_channel');
+    suite.h.slack.failMethod('chat.postMessage', 'not_in_channel');
     try {
-      const since = h.slack.calls.length;
+      const since = suite.h.slack.calls.length;
       await tickAt('2026-11-24T13:00:20Z');
-      const dms = h.slack.calls
+      const dms = suite.h.slack.calls
         .slice(since)
         .filter((c) => c.method === 'chat.postMessage' && c.params.channel === ADMIN);
       const toldIn = (channel: string) =>
@@ -160,7 +135,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
       expect(toldIn('C0AROOM03')).toEqual([TEAM_A]);
       expect(toldIn('C0BROOM03')).toEqual([TEAM_B]);
     } finally {
-      h.slack.failMethod('chat.postMessage', null);
+      suite.h.slack.failMethod('chat.postMessage', null);
     }
   });
 
@@ -168,29 +143,29 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     await subscribe(TEAM_A, 'C0AROOM04');
     await subscribe(TEAM_B, 'C0BROOM04');
     // The installation went while the subscription stayed (an uninstall racing the worker).
-    await db.store.executor.query('DELETE FROM slack_installations WHERE team_id = $1', [TEAM_B]);
-    const since = h.slack.calls.length;
+    await suite.db.store.executor.query('DELETE FROM slack_installations WHERE team_id = $1', [TEAM_B]);
+    const since = suite.h.slack.calls.length;
     await tickAt('2026-11-25T13:00:20Z');
     expect(callsTo('chat.postMessage', 'C0BROOM04', since)).toEqual([]);
     expect(
-      h.slack.calls.slice(since).filter((c) => c.authorization && teamOfToken(c.authorization) === TEAM_B),
+      suite.h.slack.calls.slice(since).filter((c) => c.authorization && teamOfToken(c.authorization) === TEAM_B),
     ).toEqual([]);
     expect(callsTo('chat.postMessage', 'C0AROOM04', since)).toHaveLength(1);
-    const subs = await db.store.listSubscriptions({ teamId: TEAM_B, channelId: 'C0BROOM04' });
+    const subs = await suite.db.store.listSubscriptions({ teamId: TEAM_B, channelId: 'C0BROOM04' });
     expect(subs.map((s) => s.status)).toEqual(['failing']);
-    await bot.waitForLog(/stopped a digest whose workspace no longer has the app installed.*T0BBB/);
-    expect(bot.logs.join('\n')).not.toContain(KEY_B);
+    await suite.bot.waitForLog(/stopped a digest whose workspace no longer has the app installed.*T0BBB/);
+    expect(suite.bot.logs.join('\n')).not.toContain(KEY_B);
   });
   it("a workspace served by its organization's org-wide install posts with the organization's token, and goes with it", async () => {
     const from = { teamId: GRID.workspace, enterpriseId: GRID.enterpriseId };
-    expect((await connectThroughModal(h, bot, { ...from, apiKey: KEY_A })).response_action).toBe('update');
+    expect((await connectThroughModal(suite.h, suite.bot, { ...from, apiKey: KEY_A })).response_action).toBe('update');
     // Without LINEN_TIMEZONE, the form offered the admin's own timezone from Slack, and the key keeps it.
-    const form = h.slack.views.at(-1)!.view.blocks.find((b: { block_id: string }) => b.block_id === 'timezone');
+    const form = suite.h.slack.views.at(-1)!.view.blocks.find((b: { block_id: string }) => b.block_id === 'timezone');
     expect(form.element.initial_value).toBe('America/Chicago');
-    expect(allText(await bot.ask('status', { ...from, userId: ADMIN }))).toContain('America/Chicago');
+    expect(allText(await suite.bot.ask('status', { ...from, userId: ADMIN }))).toContain('America/Chicago');
     await subscribe(GRID.workspace, 'C0GRIDROOM', GRID.enterpriseId);
     await subscribe(TEAM_A, 'C0AROOM05');
-    const since = h.slack.calls.length;
+    const since = suite.h.slack.calls.length;
     await tickAt('2026-11-26T13:00:20Z');
     const [post] = callsTo('chat.postMessage', 'C0GRIDROOM', since);
     // The organization's token was issued through the workspace the org-wide install was made from.
@@ -199,14 +174,16 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
 
     // The organization uninstalls: the workspace it served keeps neither its key nor its digest.
     const org = { teamId: GRID.installedFrom, enterpriseId: GRID.enterpriseId, isEnterpriseInstall: true };
-    expect(await postEvent(bot.url, SIGNING_SECRET, org, { type: 'app_uninstalled' })).toBe(200);
-    await bot.waitForLog(
+    expect(await postEvent(suite.bot.url, SIGNING_SECRET, org, { type: 'app_uninstalled' })).toBe(200);
+    await suite.bot.waitForLog(
       /app_uninstalled: organization E0GRID forgotten \(1 installation, and the workspaces it served: T0GRIDWS\)/,
     );
-    expect(await db.store.listSubscriptions({ teamId: GRID.workspace })).toEqual([]);
-    const keys = await db.store.executor.query('SELECT 1 FROM workspace_keys WHERE team_id = $1', [GRID.workspace]);
+    expect(await suite.db.store.listSubscriptions({ teamId: GRID.workspace })).toEqual([]);
+    const keys = await suite.db.store.executor.query('SELECT 1 FROM workspace_keys WHERE team_id = $1', [
+      GRID.workspace,
+    ]);
     expect(keys).toEqual([]);
     // Workspaces with an installation of their own keep theirs.
-    expect((await db.store.listSubscriptions({ teamId: TEAM_A })).length).toBeGreaterThan(0);
+    expect((await suite.db.store.listSubscriptions({ teamId: TEAM_A })).length).toBeGreaterThan(0);
   });
 });

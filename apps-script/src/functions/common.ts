@@ -1,0 +1,92 @@
+/**
+ * What the families of custom functions share: their types, the optional customer and dated-window arguments,
+ * a display number, and the tables made from listings.
+ */
+
+import { coveredCustomers, type LinenApiSync, type SyncPaged } from '../../../shared/index.ts';
+import { type MANIFEST_NUMBER, parseDisplayNumber } from '../../../shared/reports/lookup.ts';
+import { type Columns, grid } from '../columns.ts';
+import { type Context, choice, isBlank, text, window } from '../context.ts';
+import type { Cell } from '../format.ts';
+import { ArgError } from '../messages.ts';
+
+export type Args = Record<string, unknown>;
+export type Impl = (ctx: Context, a: Args) => Cell | Cell[][];
+
+/** An optional customer argument: the customer, or undefined when blank. */
+export const optCustomer = (ctx: Context, v: unknown) => (isBlank(v) ? undefined : ctx.customer(v));
+export const opt = (ctx: Context, v: unknown) => optCustomer(ctx, v)?.id;
+
+/** A customer's departments (the customer goes in the path: GET /customers/{id}/departments). */
+export const departments = (ctx: Context, customerId: string) =>
+  ctx.rows('customers.departments', { customerId }, (c) => (p) => c.customers.departments(p.customerId));
+
+/** The common filters of a dated listing: customer, from and to. */
+export const dated = (ctx: Context, a: Args) => ({
+  customerId: opt(ctx, a.customer),
+  ...window(ctx, a.from, a.to, false),
+});
+
+/** A display-number argument (a manifest or order number), normalized. */
+export function displayNumber(input: unknown, name: string, format: typeof MANIFEST_NUMBER) {
+  const t = text(input, name);
+  if (t === undefined) throw new ArgError(`${name} is required, e.g. "${format.example}".`);
+  return parseDisplayNumber(t, format);
+}
+
+/** The filters `listing` sends: customer, from and to, and its enum argument. */
+type Filters<V> = { customerId?: string; from?: string; to?: string; status?: V; stage?: V };
+
+interface ListingOptions<V> {
+  /** Whether the function takes from and to (default true). */
+  dated?: boolean;
+  /** The allowed values of the function's `status` or `stage` argument, sent as the filter of that name. */
+  status?: readonly V[];
+  stage?: readonly V[];
+  /** A group customer covers its locations: every customer's rows are listed and theirs kept. */
+  groups?: boolean;
+}
+
+/** For a group customer, the ids its answers cover (itself and its locations); null for any other. */
+export function groupIds(ctx: Context, a: Args): Set<string> | null {
+  const customer = optCustomer(ctx, a.customer);
+  if (!customer?.is_group) return null;
+  return new Set(coveredCustomers(customer, ctx.customers()).map((c) => c.id));
+}
+
+/**
+ * A function that shows one listing as a table: filtered by customer (and from/to, and a status or stage
+ * argument when the options say so). `.columns(...)` comes after the listing so the columns are typed by
+ * its rows: `listing('ratings.list', (c) => c.ratings.list).columns(['note'])`.
+ */
+export function listing<T extends Record<string, unknown>, V extends string = never>(
+  name: string,
+  list: (client: LinenApiSync) => (filters: Filters<V>) => SyncPaged<T>,
+  o: ListingOptions<V> = {},
+) {
+  return {
+    columns:
+      (columns: Columns<T>): Impl =>
+      (ctx, a) => {
+        const filters: Filters<V> = o.dated === false ? { customerId: opt(ctx, a.customer) } : dated(ctx, a);
+        if (o.status) filters.status = choice(a.status, 'status', o.status);
+        if (o.stage) filters.stage = choice(a.stage, 'stage', o.stage);
+        const covered = o.groups ? groupIds(ctx, a) : null;
+        if (covered) delete filters.customerId;
+        const rows = ctx.rows(name, filters, list);
+        return grid(ctx, covered ? rows.filter((r) => covered.has(r.customer_id as string)) : rows, columns);
+      },
+  };
+}
+
+/**
+ * One row per element of each row's list (a manifest's bins, a count's lines, an injection's items): the
+ * element under `key` beside the row's own fields. A row whose list is empty stays, with an empty element.
+ */
+export function perElement<T, E, K extends string>(rows: readonly T[], list: (row: T) => readonly E[], key: K) {
+  type Row = T & { [P in K]: Partial<E> };
+  return rows.flatMap((r) => {
+    const elements: readonly Partial<E>[] = list(r);
+    return (elements.length ? elements : [{}]).map((e) => ({ ...r, [key]: e }) as Row);
+  });
+}

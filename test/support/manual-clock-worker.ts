@@ -1,0 +1,41 @@
+/**
+ * A digest worker on the env's manual clock: its waits are the clock's timers, each one recorded (`waits`, in ms)
+ * and, like each tick, announced to `waitFor`, so a test can move the clock and wait for the worker to keep up.
+ */
+import type { Timers } from '../../slack-bot/digests/clock.ts';
+import { silentLogger } from '../../slack-bot/digests/engine.ts';
+import { type DigestWorkerOptions, startDigestWorker } from '../../slack-bot/digests/index.ts';
+import type { DigestEnv } from './digest-env.ts';
+import { createWaiters } from './waiters.ts';
+
+export function startManualClockWorker(
+  env: DigestEnv,
+  options: Pick<DigestWorkerOptions, 'tickMs' | 'claimLimit' | 'onTick'>,
+) {
+  const { notify, waitFor } = createWaiters();
+  const waits: number[] = [];
+  const timers: Timers = {
+    after: (ms, fn) => {
+      waits.push(ms);
+      const handle = env.clock.after(ms, fn);
+      notify();
+      return handle;
+    },
+    cancel: (handle) => env.clock.cancel(handle),
+  };
+  const worker = startDigestWorker({
+    store: env.db.store,
+    slack: env.web,
+    linenClientFor: env.linenClientFor,
+    clock: env.clock,
+    timers,
+    pacingMs: 0,
+    logger: silentLogger,
+    ...options,
+    onTick: (r) => {
+      options.onTick?.(r);
+      notify();
+    },
+  });
+  return { worker, waits, waitFor };
+}

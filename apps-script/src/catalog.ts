@@ -96,12 +96,12 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     name: 'LINEN_MANIFEST',
     summary: 'Proof of delivery of a manifest, one row per bin.',
     params: [
-      { name: 'manifest_number', kind: 'text', doc: 'The manifest number, e.g. "MAN-26-033570".' },
+      { name: 'manifest_number', kind: 'text', doc: 'The manifest number, e.g. "MAN-26-027570".' },
       customer(true),
     ],
     returns:
       'A table: Manifest, Customer, Department, Status, Delivered, Signed by, Signer title, Signed at, Side, Content, Bin ticket, Gross (lb), Tare (lb), Net (lb), Items, Held rewash (lb), Held status, Soil rewash (lb), Error rewash (lb), Rewash of, Rewash children; every manifest the number matches.',
-    example: '=LINEN_MANIFEST("MAN-26-033570")',
+    example: '=LINEN_MANIFEST("MAN-26-027570")',
   },
   {
     name: 'LINEN_PO_STATUS',

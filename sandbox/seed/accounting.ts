@@ -82,7 +82,9 @@ export function buildAccounting(
         const minute = 360 + rng.int(0, 3600) / 60;
         const issuedMs = clock.ms(p.issue, minute);
         let sentMs = issuedMs + rng.int(10, 2880) * 60_000;
-        if (sentMs > clock.nowMs) sentMs = issuedMs + rng.int(5, 60) * 60_000;
+        // Drawn whatever the hour, so later invoices do not depend on it.
+        const sentSoon = issuedMs + rng.int(5, 60) * 60_000;
+        if (sentMs > clock.nowMs) sentMs = sentSoon;
         const surcharges = Math.round(subtotal * billing.surchargeRate);
         const tax = Math.round((subtotal + surcharges) * billing.taxRate);
         const invoice: Invoice = {

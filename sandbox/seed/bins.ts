@@ -120,14 +120,16 @@ function cleanBins(ctx: BinContext, customerId: string, pieces: readonly Piece[]
 export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
   const now = ctx.clock.nowMs;
   const s = plan.stamps;
-  if (s.created > now) return null;
-  const status = statusAt(s, now);
-  const at = (ms: number): string | null => (ms <= now ? isoOf(ms) : null);
-
+  // Every draw is made whatever the generation instant, so the rest of the history never depends on the hour.
   const clean = cleanBins(ctx, plan.customer.id, plan.pieces);
   const cleanTenths = clean.reduce((t, b) => t + Math.round(b.net_lb * 10), 0);
   const soilTenths = plan.soilTenths ?? Math.max(1, Math.round(cleanTenths / (1 - plan.variance)));
   const soil = soilBins(ctx, plan.soilContent, soilTenths);
+  const drawnSigner = ctx.rng.pick(plan.customer.spec.signers);
+  const id = ctx.rng.id();
+  if (s.created > now) return null;
+  const status = statusAt(s, now);
+  const at = (ms: number): string | null => (ms <= now ? isoOf(ms) : null);
 
   const soilWeighed = status !== 'collected';
   const cleanWeighed = status === 'cleaned' || status === 'staged' || status === 'delivered';
@@ -135,12 +137,12 @@ export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
   const cleanPieces = plan.pieces.filter((p) => p.disposition === 'clean').reduce((t, p) => t + p.count, 0);
   const variance =
     soilWeighed && cleanWeighed ? Math.round(((soilTenths - cleanTenths) * 1000) / soilTenths) / 1000 : null;
-  const signer = delivered ? ctx.rng.pick(plan.customer.spec.signers) : null;
+  const signer = delivered ? drawnSigner : null;
   const deliveredAt = delivered ? isoOf(s.delivered) : null;
   const tolerance = ctx.org.organization.variance_tolerance;
 
   return {
-    id: ctx.rng.id(),
+    id,
     manifest_number: '',
     type: plan.type,
     status,

@@ -138,7 +138,8 @@ export function buildOperations(rng: Rng, clock: Clock, org: Org, firstDay: Loca
 
   addNewLinen(rng, clock, org, firstDay, add);
 
-  const rewash = buildRewash(ctx, held);
+  // Its own stream: how much rewash is held depends on the hour, and the numbers drawn after it must not.
+  const rewash = buildRewash({ ...ctx, rng: rng.fork('rewash') }, held);
   manifests.push(...rewash.children);
   number(rng, clock, manifests);
   link(manifests, rewash.batches);

@@ -25,7 +25,11 @@ export function buildRewash(ctx: BinContext, heldList: readonly HeldRewash[]): R
   const children: Manifest[] = [];
   const batches: RewashBatch[] = [];
 
-  for (const { parent, plan, held } of heldList) {
+  // Oldest first: what the day adds comes last, so the batches before it do not change with the hour.
+  const oldestFirst = [...heldList].sort(
+    (a, b) => a.parent.created_at.localeCompare(b.parent.created_at) || a.parent.id.localeCompare(b.parent.id),
+  );
+  for (const { parent, plan, held } of oldestFirst) {
     const heldTenths = Math.max(1, piecesTenths(org, plan.customer.id, held));
     const soilTenths = Math.round(heldTenths * rng.float(0.45, 0.85));
     const errorTenths = heldTenths - soilTenths;

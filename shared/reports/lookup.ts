@@ -28,11 +28,11 @@ export const MANIFEST_NUMBER: NumberFormat = {
   prefix: 'MAN',
   digits: 6,
   what: 'a manifest number',
-  example: 'MAN-26-033570',
+  example: 'MAN-26-027570',
 };
 export const ORDER_NUMBER: NumberFormat = { prefix: 'DS', digits: 5, what: 'an order number', example: 'DS-26-01234' };
 
-/** Normalize `man-26-33570` / ` MAN-26-033570 ` to `MAN-26-033570`; throws on anything else. */
+/** Normalize `man-26-27570` / ` MAN-26-027570 ` to `MAN-26-027570`; throws on anything else. */
 export function parseDisplayNumber(input: string, format: NumberFormat): { number: string; year: number } {
   const m = new RegExp(`^\\s*${format.prefix}-(\\d{2})-(\\d{1,${format.digits}})\\s*$`, 'i').exec(String(input));
   if (!m) throw new InvalidParamsError({ message: `"${input}" is not ${format.what} like ${format.example}` });
@@ -74,7 +74,7 @@ export function ticketNotFound(number: string): NotFoundError {
   return notVisible(`ticket ${number}`);
 }
 
-/** `No manifest MAN-26-033570 is visible to this key.` as a NotFoundError raised before or after listing. */
+/** `No manifest MAN-26-027570 is visible to this key.` as a NotFoundError raised before or after listing. */
 export function notVisible(what: string): NotFoundError {
   const sentence = `No ${what} is visible to this key.`;
   return new NotFoundError({

@@ -143,7 +143,7 @@ function parseTickets(args: string[]): Command {
   return { kind: 'tickets', status: 'open', customer: args.length ? args.join(' ') : undefined };
 }
 
-/** A display-number argument (`manifest MAN-26-033570`, `order DS-26-01234`), normalized. */
+/** A display-number argument (`manifest MAN-26-027570`, `order DS-26-01234`), normalized. */
 function parseNumberArg(
   sub: 'manifest' | 'order',
   args: string[],

@@ -59,7 +59,7 @@ const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string;
   manifest: {
     syntax: 'manifest <MAN-YY-######> [customer]',
     what: 'Proof of delivery: who signed and when, weights, bins, held rewash and rewash links. Every manifest the number matches.',
-    examples: ['manifest MAN-26-033570'],
+    examples: ['manifest MAN-26-027570'],
   },
   order: {
     syntax: 'order <DS-YY-#####>',

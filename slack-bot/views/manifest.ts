@@ -1,5 +1,5 @@
 /**
- * `/linen manifest MAN-26-033570 [customer]`: proof of delivery. Each manifest the number matches (numbers are
+ * `/linen manifest MAN-26-027570 [customer]`: proof of delivery. Each manifest the number matches (numbers are
  * unique only per plant) with who signed and when, the weights, every bin, held rewash and rewash links.
  */
 import type { ManifestDetail } from '../../shared/schemas/processing.ts';

@@ -540,7 +540,7 @@ describe('the 7 a.m. functions', () => {
     expect(h.cell('LINEN_MANIFEST', m.manifest_number.toLowerCase()).value).toBeDefined();
     expect(h.takeFetches()).toEqual([]);
     expect(h.cell('LINEN_MANIFEST', 'MAN-19-000001').error).toBe('No manifest MAN-19-000001 is visible to this key.');
-    expect(h.cell('LINEN_MANIFEST', '').error).toBe('manifest_number is required, e.g. "MAN-26-033570".');
+    expect(h.cell('LINEN_MANIFEST', '').error).toBe('manifest_number is required, e.g. "MAN-26-027570".');
   });
 
   it('LINEN_PO_STATUS: left, spent, shares and days to expiry, least left first', () => {

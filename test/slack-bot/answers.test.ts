@@ -188,7 +188,7 @@ describe('new answers', () => {
     expect(t).toContain(`*Held rewash*\n${m.held_rewash!.held_weight_lb!.toFixed(1)} lb`);
     expect(t).toContain(`Rewashed in *${m.rewash_links.rewash_children[0]!.manifest_number}*`);
     expect(allText(await bot.ask('manifest MAN-19-000001'))).toContain('No manifest MAN-19-000001 is visible');
-    expect(allText(await bot.ask('manifest 12'))).toContain('"12" is not a manifest number like MAN-26-033570.');
+    expect(allText(await bot.ask('manifest 12'))).toContain('"12" is not a manifest number like MAN-26-027570.');
   });
 
   it('order <number>: lines, their charges, order charges and the total', async () => {

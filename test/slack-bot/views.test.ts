@@ -136,12 +136,12 @@ describe('grammar', () => {
       window: { from: '2026-10-01', to: '2026-10-31' },
     });
     expect(parseCommand('rewash Harborview 30 Spa').kind).toBe('usage');
-    expect(parseCommand('manifest man-26-33570')).toEqual({
+    expect(parseCommand('manifest man-26-27570')).toEqual({
       kind: 'manifest',
-      number: 'MAN-26-033570',
+      number: 'MAN-26-027570',
       customer: undefined,
     });
-    expect(parseCommand('manifest MAN-26-033570 Harborview')).toMatchObject({ customer: 'Harborview' });
+    expect(parseCommand('manifest MAN-26-027570 Harborview')).toMatchObject({ customer: 'Harborview' });
     expect(parseCommand('manifest').kind).toBe('usage');
     expect(parseCommand('manifest 33570').kind).toBe('usage');
     expect(parseCommand('order ds-26-1234')).toEqual({ kind: 'order', number: 'DS-26-01234' });
@@ -171,7 +171,7 @@ describe('grammar', () => {
       'short "Mercy General Hospital" ICU North',
       'rewash Harborview Hotel 90',
       'rewash Harborview 2026-10-01 2026-10-31',
-      'manifest MAN-26-033570 Harborview Hotel',
+      'manifest MAN-26-027570 Harborview Hotel',
       'order DS-26-01234',
       'po Harborview Hotel',
       'invoices Mercy General overdue',
@@ -341,7 +341,7 @@ function allViews(): [string, Message][] {
   };
   const manifest: ManifestDetail = {
     id: 'm1',
-    manifest_number: 'MAN-26-033570',
+    manifest_number: 'MAN-26-027570',
     type: 'normal',
     status: 'delivered',
     customer_id: 'c1',

@@ -57,7 +57,7 @@ export const HOSTILE: readonly string[] = [
   'Mercy',
   'ICU',
   'TKT-26-00417',
-  'MAN-26-033570',
+  'MAN-26-027570',
   'DS-26-01622',
   'overdue',
   '14',

@@ -10,7 +10,7 @@ export const SEEDED_DIGEST = {
   /** Open and acknowledged `shortfall_streak` and `circulation_breach` signals: what a digest of every customer shows. */
   signals: 7,
   /** Of those, the high-severity ones. */
-  highSignals: 4,
+  highSignals: 3,
   /** The sum of their `suggested_order_qty`. */
   suggestedOrderPieces: 648,
   /** A shortfall streak of the digest: its item and department. */

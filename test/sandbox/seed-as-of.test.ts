@@ -52,9 +52,7 @@ it('holds the same history before today whatever the hour it is seeded at', () =
   );
   // A manifest delivered before today is as it was; the rewash it held may move on during the day.
   const settled = (d: typeof morning) =>
-    d.manifests
-      .filter((m) => before(m.delivered_at))
-      .map(({ rewash_links: _links, held_rewash: _held, ...m }) => m);
+    d.manifests.filter((m) => before(m.delivered_at)).map(({ rewash_links: _links, held_rewash: _held, ...m }) => m);
   expect(settled(evening)).toEqual(settled(morning));
   const issued = (d: typeof morning) =>
     d.invoices.filter((i) => before(i.issued_at)).map((i) => [i.invoice_number, i.issued_at, i.total_cents]);

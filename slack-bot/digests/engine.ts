@@ -113,8 +113,13 @@ export class DigestEngine {
     return this.store.materializeDue(now, limit, (s) => planRuns(s, now, this.graceMs, this.logger));
   }
 
-  claim(limit = 500): Promise<DigestRun[]> {
-    return this.store.claimRuns(this.workerId, this.clock.now(), this.leaseMs, limit);
+  /**
+   * `pacingMs`: the gap between two messages to one channel; a channel's runs are claimed only as far as half
+   * the lease covers at that pace, so a claimed run goes out before its lease ends.
+   */
+  claim(limit = 500, pacingMs = 0): Promise<DigestRun[]> {
+    const turnsPerChannel = pacingMs > 0 ? Math.max(1, Math.floor(this.leaseMs / 2 / pacingMs)) : null;
+    return this.store.claimRuns(this.workerId, this.clock.now(), this.leaseMs, limit, { turnsPerChannel });
   }
 
   /**

@@ -245,19 +245,22 @@ export class SqlDigestStore implements DigestStore {
     limit: number,
     options: ClaimOptions = {},
   ): Promise<DigestRun[]> {
-    // One statement: its own transaction; the row locks of FOR UPDATE SKIP LOCKED keep two replicas apart.
+    // One statement: its own transaction; the row locks of FOR UPDATE SKIP LOCKED keep two replicas apart. The
+    // claimable conditions are on the locked row itself, so a row another replica claimed meanwhile is checked
+    // again in its new version (not in the queue's snapshot) and left alone.
     // Each open run's turn is its place in its channel's queue (every open run counts, leased ones too): claims
     // take every channel's next digest before any channel's one after it, so a batch holds runs that can go out
     // now rather than runs waiting for their channel's pacing behind the batch's others.
     const rows = await this.db.query(
       `WITH queue AS (
-           SELECT r.id, r.scheduled_for, r.lease_until,
+           SELECT r.id, r.scheduled_for,
              row_number() OVER (PARTITION BY r.channel_id ORDER BY r.scheduled_for, r.id) AS turn
            FROM digest_runs r
            WHERE r.status IN ('pending', 'claimed', 'posting') AND r.scheduled_for <= $2),
          c AS (
            SELECT r.id FROM digest_runs r JOIN queue q ON q.id = r.id
-           WHERE (q.lease_until IS NULL OR q.lease_until <= $2) AND ($5::int IS NULL OR q.turn <= $5)
+           WHERE r.status IN ('pending', 'claimed', 'posting') AND (r.lease_until IS NULL OR r.lease_until <= $2)
+             AND ($5::int IS NULL OR q.turn <= $5)
            ORDER BY q.turn, q.scheduled_for, r.id LIMIT $4 FOR UPDATE OF r SKIP LOCKED)
          UPDATE digest_runs r SET claimed_by = $1, lease_until = $3, attempts = r.attempts + 1,
            status = CASE WHEN r.status = 'pending' THEN 'claimed' ELSE r.status END

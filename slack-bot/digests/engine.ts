@@ -113,8 +113,13 @@ export class DigestEngine {
     return this.store.materializeDue(now, limit, (s) => planRuns(s, now, this.graceMs, this.logger));
   }
 
-  claim(limit = 500): Promise<DigestRun[]> {
-    return this.store.claimRuns(this.workerId, this.clock.now(), this.leaseMs, limit);
+  /**
+   * `pacingMs`: the gap between two messages to one channel; a channel's runs are claimed only as far as half
+   * the lease covers at that pace, so a claimed run goes out before its lease ends.
+   */
+  claim(limit = 500, pacingMs = 0): Promise<DigestRun[]> {
+    const turnsPerChannel = pacingMs > 0 ? Math.max(1, Math.floor(this.leaseMs / 2 / pacingMs)) : null;
+    return this.store.claimRuns(this.workerId, this.clock.now(), this.leaseMs, limit, { turnsPerChannel });
   }
 
   /**
@@ -204,24 +209,26 @@ export class DigestEngine {
         );
         return 'failed';
       }
-      const d = await getDigest();
-      if (d.quiet) {
-        await store.completeRun(run.id, workerId, now(), { status: 'quiet', messageTs: null, shown: d.shown });
-        return 'quiet';
-      }
-      // The channel's slot covers the post only: the next message to the channel waits for pacing, not for our
-      // bookkeeping. The run is marked `posting` while the slot's spacing wait runs (at most one interval before
-      // the post; a crash in between leaves a `posting` run, which a takeover checks the channel history for).
-      const sent = await pacer.runPrepared(
+      // The digest is built in its turn in the channel's queue, while the slot's spacing wait runs: a batch's later
+      // turns do not hold up its first ones, and the messages waiting for their slot are not all held at once. A
+      // quiet digest is recorded without taking a slot. Otherwise the run is marked `posting` during the wait (a
+      // crash before the post leaves a `posting` run, which a takeover checks the channel history for); the slot
+      // covers the post only, so the next message to the channel waits for pacing, not for our bookkeeping.
+      type Turn = { quiet: Digest['shown'] } | { lost: true } | { posted: string; shown: Digest['shown'] };
+      const turn = await pacer.runPrepared<Digest, Turn>(
         channel,
-        () => store.beginPosting(run.id, workerId, now(), this.leaseMs, channel),
-        async (marked) => {
-          if (!marked) return null;
+        async () => {
+          const d = await getDigest();
+          if (d.quiet) return { skip: { quiet: d.shown } };
+          const marked = await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel);
+          return marked ? { send: d } : { skip: { lost: true } };
+        },
+        async (d) => {
           await this.opts.hooks?.beforePost?.(run);
           // After an answer that may hide a message that went out (a 5xx, a dropped connection), the next
           // attempt first looks for it in the channel: a retry never posts the digest twice.
           let uncertain = false;
-          return withSlackRetry(async () => {
+          const ts = await withSlackRetry(async () => {
             if (uncertain) {
               const found = await findPostedRun(slack, channel, run.id, historyFrom(run));
               if (found) return found;
@@ -241,14 +248,20 @@ export class DigestEngine {
               throw err;
             }
           }, this.opts.retry);
+          return { posted: ts, shown: d.shown };
         },
       );
-      if (sent === null) return 'lost';
+      if ('quiet' in turn) {
+        await store.completeRun(run.id, workerId, now(), { status: 'quiet', messageTs: null, shown: turn.quiet });
+        return 'quiet';
+      }
+      if ('lost' in turn) return 'lost';
+      const sent = turn.posted;
       await this.opts.hooks?.afterPost?.(run, sent);
       const ok = await store.completeRun(run.id, workerId, now(), {
         status: 'posted',
         messageTs: sent,
-        shown: d.shown,
+        shown: turn.shown,
       });
       if (!ok)
         this.logger.warn('posted, but the claim had been taken over; the new owner will find the message', {

@@ -10,7 +10,8 @@ import { hostname } from 'node:os';
 import type { LinenClient } from '../../shared/index.ts';
 import { type Clock, systemClock, systemTimers, type Timers } from './clock.ts';
 import { consoleLogger, DigestEngine, type EngineOptions, type Logger } from './engine.ts';
-import { DEFAULT_CLAIM_LIMIT, type KeySnapshot, runDigestTick, type TickResult } from './runner.ts';
+import { type ClaimedTick, claimDigestTick, DEFAULT_CLAIM_LIMIT, type KeySnapshot, type TickResult } from './runner.ts';
+import { RunsInFlight } from './runs-in-flight.ts';
 import { ChannelPacer, type DigestSlack } from './slack.ts';
 import type { DigestStore } from './storage/types.ts';
 
@@ -23,6 +24,11 @@ export { type DigestStore, openDigestStore } from './storage/index.ts';
 const DUE_MARGIN_MS = 10;
 /** The shortest wait, when something is already due that this worker could not claim (another replica holds it). */
 const MIN_WAIT_MS = 1000;
+/**
+ * Claims' worth of runs under way at once: enough for every channel of a large backlog to have its next digest
+ * waiting for its pacing slot, while the built messages held in memory stay bounded.
+ */
+const DEFAULT_RUNS_IN_FLIGHT_PER_CLAIM = 10;
 
 export interface DigestWorkerOptions {
   store: DigestStore;
@@ -43,6 +49,8 @@ export interface DigestWorkerOptions {
   workerId?: string;
   logger?: Logger;
   claimLimit?: number;
+  /** Claimed runs under way at once before the next claim of a backlog waits (default 10 claims' worth). */
+  maxRunsInFlight?: number;
   hooks?: EngineOptions['hooks'];
   retry?: EngineOptions['retry'];
   onTick?: (r: TickResult) => void;
@@ -50,9 +58,9 @@ export interface DigestWorkerOptions {
 
 export interface DigestWorker {
   readonly workerId: string;
-  /** Runs one tick now (waits for a running one first). */
+  /** Runs one tick now (its claim waits for a running one's) and resolves once its runs are delivered. */
   tick(): Promise<TickResult>;
-  /** Stops ticking and waits for the current tick to finish. */
+  /** Stops ticking and waits for the deliveries under way to finish. */
   stop(): Promise<void>;
 }
 
@@ -73,37 +81,48 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
   const claimLimit = options.claimLimit ?? DEFAULT_CLAIM_LIMIT;
+  const maxInFlight = options.maxRunsInFlight ?? DEFAULT_RUNS_IN_FLIGHT_PER_CLAIM * claimLimit;
   // Shared by the ticks that work through one backlog (see TickDeps.keySnapshots); renewed once it is done.
   let keySnapshots = new Map<string, KeySnapshot>();
-  let running: Promise<TickResult> | null = null;
+  const inFlight = new RunsInFlight();
+  // Deliveries under way; `stop` waits for them all.
+  const deliveries = new Set<Promise<TickResult>>();
+  let claiming: Promise<unknown> = Promise.resolve();
   let stopped = false;
   let timer: unknown = null;
 
-  const tick = (): Promise<TickResult> => {
-    const prev = running ?? Promise.resolve(null);
-    const next = prev
+  /** Claims one batch (claims take turns); its delivery goes on in the background and is reported to `onTick`. */
+  const claimTick = (): Promise<ClaimedTick> => {
+    const next = claiming
       .catch(() => null)
       .then(() =>
-        runDigestTick({
+        claimDigestTick({
           engine,
           slack: options.slack,
           linenClientFor: options.linenClientFor,
           pacer,
           claimLimit,
           keySnapshots,
+          inFlight,
         }),
-      );
-    running = next;
-    void next.then(
-      (r) => options.onTick?.(r),
-      (e) => logger.warn('digest tick failed', { error: String(e) }),
-    );
-    void next
-      .finally(() => {
-        if (running === next) running = null;
-      })
-      .catch(() => {});
+      )
+      .then((claimed) => {
+        const { delivered } = claimed;
+        deliveries.add(delivered);
+        void delivered
+          .then(
+            (r) => options.onTick?.(r),
+            (e) => logger.warn('digest tick failed', { error: String(e) }),
+          )
+          .finally(() => deliveries.delete(delivered));
+        return claimed;
+      });
+    claiming = next;
+    next.catch((e) => logger.warn('digest tick failed', { error: String(e) }));
     return next;
+  };
+  const allDelivered = async () => {
+    while (deliveries.size) await Promise.allSettled([...deliveries]);
   };
   /** Until the next due time (a few ms after it), at most `tickMs`, at least a second when one is overdue. */
   const nextWait = async (): Promise<number> => {
@@ -112,17 +131,25 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
     if (!due) return max;
     return Math.min(max, Math.max(MIN_WAIT_MS, due.getTime() - clock.now().getTime() + DUE_MARGIN_MS));
   };
-  /** A full batch leaves more due runs behind: the next tick follows at once, on the same key data. */
-  const afterTick = (r: TickResult | undefined): Promise<number> | number => {
-    if (r && r.claimed >= claimLimit) return 0;
+  /**
+   * A full batch leaves more due runs behind: the next claim follows at once, on the same key data, while this
+   * batch goes out (as long as fewer than `maxRunsInFlight` runs are under way). A short one ends the backlog:
+   * its deliveries finish before the next due time is read.
+   */
+  const afterClaim = async (claimed: ClaimedTick | undefined): Promise<number> => {
+    if (claimed && claimed.claimed >= claimLimit) {
+      await inFlight.below(maxInFlight);
+      return 0;
+    }
+    await allDelivered();
     keySnapshots = new Map();
     return nextWait();
   };
   const loop = () => {
     if (stopped) return;
-    tick()
+    claimTick()
       .catch(() => undefined)
-      .then(afterTick)
+      .then(afterClaim)
       .then((ms) => {
         if (!stopped) timer = timers.after(ms, loop);
       });
@@ -130,11 +157,12 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
   timer = timers.after(0, loop);
   return {
     workerId,
-    tick,
+    tick: () => claimTick().then((t) => t.delivered),
     async stop() {
       stopped = true;
       if (timer !== null) timers.cancel(timer);
-      await (running ?? Promise.resolve()).catch(() => {});
+      await claiming.catch(() => {});
+      await allDelivered();
     },
   };
 }

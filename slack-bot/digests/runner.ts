@@ -18,6 +18,7 @@ import { buildDigest, type Digest } from './content.ts';
 import type { DigestEngine, RunOutcome } from './engine.ts';
 import { customerScope } from './kinds.ts';
 import { buildReceivablesDigest, type InvoiceSnapshot } from './receivables.ts';
+import type { RunsInFlight } from './runs-in-flight.ts';
 import type { ChannelPacer, DigestSlack, SlackClient } from './slack.ts';
 import type { DigestRun, DigestStore, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
 import { buildTicketChangesDigest, type TicketSnapshot } from './ticket-changes.ts';
@@ -32,6 +33,8 @@ export interface TickDeps {
   pacer: ChannelPacer;
   /** Runs claimed per tick (default DEFAULT_CLAIM_LIMIT). */
   claimLimit?: number;
+  /** The worker's runs under way across its ticks (default: none tracked). */
+  inFlight?: RunsInFlight;
   /**
    * Each key's data, by key reference, carried from the previous tick: the worker passes the same map to the ticks
    * that work through one backlog of due runs (each claiming a full batch), so a key's data is fetched once for
@@ -186,10 +189,30 @@ function workspaceSlack(slack: DigestSlack): (teamId: string | null) => Promise<
   };
 }
 
+/** A tick whose runs are claimed: what it claimed, and its delivery under way. */
+export interface ClaimedTick {
+  /** Runs claimed and handed to delivery by this tick. */
+  claimed: number;
+  /** Settles once every claimed run has reached its end (or has been given back for a later attempt). */
+  delivered: Promise<TickResult>;
+}
+
+/** A whole tick: claims, then waits for every claimed run's delivery. */
 export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
+  return (await claimDigestTick(deps)).delivered;
+}
+
+/**
+ * Materializes and claims due runs, then returns while their delivery goes on: the caller may claim the next
+ * batch of a backlog meanwhile (the per-channel pacer keeps each channel's pace across batches).
+ */
+export async function claimDigestTick(deps: TickDeps): Promise<ClaimedTick> {
   const { engine } = deps;
   const mat = await engine.materialize();
-  const runs = await engine.claim(deps.claimLimit ?? DEFAULT_CLAIM_LIMIT);
+  const claimed = await engine.claim(deps.claimLimit ?? DEFAULT_CLAIM_LIMIT, deps.pacer.intervalMs);
+  // A run this worker is still delivering (claimed again once its lease ran out) is left to that delivery.
+  const runs = deps.inFlight ? claimed.filter((r) => !deps.inFlight!.has(r.id)) : claimed;
+  for (const run of runs) deps.inFlight?.add(run.id);
   const result: TickResult = {
     materialized: mat.created,
     skippedAtMaterialize: mat.skipped,
@@ -197,14 +220,11 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
     signalFetches: 0,
     outcomes: {},
   };
-  if (!runs.length) return result;
+  return { claimed: runs.length, delivered: runs.length ? deliver(deps, runs, result) : Promise.resolve(result) };
+}
 
-  // Set-based reads for the whole batch: the subscriptions, and what each one's previous digest showed.
-  const subs = await engine.store.getSubscriptions([...new Set(runs.map((r) => r.subscriptionId))]);
-  const previous = engine.store.previousDigests(
-    runs.map((r) => ({ subscriptionId: r.subscriptionId, before: r.scheduledFor })),
-  );
-  previous.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
+async function deliver(deps: TickDeps, runs: DigestRun[], result: TickResult): Promise<TickResult> {
+  const { engine } = deps;
   const snapshots = deps.keySnapshots ?? new Map<string, KeySnapshot>();
   const snapshotOf = (keyRef: string) => {
     let s = snapshots.get(keyRef);
@@ -214,28 +234,40 @@ export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
     }
     return s;
   };
-
   const slackOf = workspaceSlack(deps.slack);
-
-  await Promise.all(
-    runs.map(async (run, i) => {
-      const sub = subs.get(run.subscriptionId) ?? null;
-      const outcome = await engine.execute(
-        run,
-        sub,
-        () =>
-          digestFor(
-            engine.store,
-            sub!,
-            run.scheduledFor,
-            snapshotOf(sub!.keyRef),
-            previous.then((p) => p[i] ?? null),
-          ),
-        () => slackOf(sub?.teamId ?? null),
-        deps.pacer,
-      );
-      result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
-    }),
-  );
-  return result;
+  try {
+    // Set-based reads for the whole batch: the subscriptions, and what each one's previous digest showed.
+    const previous = engine.store.previousDigests(
+      runs.map((r) => ({ subscriptionId: r.subscriptionId, before: r.scheduledFor })),
+    );
+    previous.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
+    const subs = await engine.store.getSubscriptions([...new Set(runs.map((r) => r.subscriptionId))]);
+    await Promise.all(
+      runs.map(async (run, i) => {
+        const sub = subs.get(run.subscriptionId) ?? null;
+        try {
+          const outcome = await engine.execute(
+            run,
+            sub,
+            () =>
+              digestFor(
+                engine.store,
+                sub!,
+                run.scheduledFor,
+                snapshotOf(sub!.keyRef),
+                previous.then((p) => p[i] ?? null),
+              ),
+            () => slackOf(sub?.teamId ?? null),
+            deps.pacer,
+          );
+          result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
+        } finally {
+          deps.inFlight?.delete(run.id);
+        }
+      }),
+    );
+    return result;
+  } finally {
+    for (const run of runs) deps.inFlight?.delete(run.id);
+  }
 }

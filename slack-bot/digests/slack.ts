@@ -102,28 +102,31 @@ export class ChannelPacer {
   ) {}
 
   run<T>(channel: string, fn: () => Promise<T>): Promise<T> {
-    return this.runPrepared(channel, async () => undefined, fn);
+    return this.runPrepared(channel, async () => ({ send: undefined }), fn);
   }
 
   /**
    * Like `run`, with `prepare` started as soon as the channel's previous send is done, alongside the spacing
-   * wait (its latency does not widen the gap); `send` gets its result once the channel's slot is open.
+   * wait (its latency does not widen the gap); `send` gets its result once the channel's slot is open. A
+   * preparation that finds nothing to send (`skip`) ends at once and leaves the slot to the next one.
    */
-  runPrepared<P, T>(channel: string, prepare: () => Promise<P>, send: (prepared: P) => Promise<T>): Promise<T> {
+  runPrepared<P, T>(
+    channel: string,
+    prepare: () => Promise<Prepared<P, T>>,
+    send: (prepared: P) => Promise<T>,
+  ): Promise<T> {
     const prev = this.#tails.get(channel) ?? Promise.resolve();
     const next = prev
       .catch(() => {})
       .then(async () => {
-        const prepared = prepare();
-        prepared.catch(() => {}); // awaited below, after the wait
         const last = this.#last.get(channel);
-        if (last !== undefined) {
-          const due = last + this.intervalMs - this.monotonic();
-          if (due > 0) await this.wait(due);
-        }
-        const p = await prepared;
+        const due = last === undefined ? 0 : last + this.intervalMs - this.monotonic();
+        const spaced = due > 0 ? this.wait(due) : Promise.resolve();
+        const p = await prepare();
+        if ('skip' in p) return p.skip;
+        await spaced;
         try {
-          return await send(p);
+          return await send(p.send);
         } finally {
           this.#last.set(channel, this.monotonic());
         }
@@ -136,6 +139,9 @@ export class ChannelPacer {
     return next;
   }
 }
+
+/** What a send's preparation found: something to send in the channel's slot, or an answer without sending. */
+export type Prepared<P, T> = { send: P } | { skip: T };
 
 /** The ts of a message in `channel` carrying this run id in its metadata, looking back to `oldest`. */
 export async function findPostedRun(

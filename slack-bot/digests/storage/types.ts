@@ -98,6 +98,14 @@ export interface MaterializePlan {
   nextRunAt: Date | null;
 }
 
+export interface ClaimOptions {
+  /**
+   * Claim only runs among the first this many open runs of their channel: later ones could not go out at the
+   * channel's pace before their lease ends (default: no cap).
+   */
+  turnsPerChannel?: number | null;
+}
+
 export interface DigestStore {
   readonly driver: 'pglite' | 'pg';
   /** The database the store lives in: the workspace tables (installations) are kept beside the digests. */
@@ -119,8 +127,11 @@ export interface DigestStore {
     limit: number,
     plan: (s: Subscription) => MaterializePlan,
   ): Promise<{ created: number; skipped: number }>;
-  /** Claims runs due by `now` whose lease is free or expired (SKIP LOCKED); `posting` runs stay `posting`. */
-  claimRuns(workerId: string, now: Date, leaseMs: number, limit: number): Promise<DigestRun[]>;
+  /**
+   * Claims runs due by `now` whose lease is free or expired (SKIP LOCKED); `posting` runs stay `posting`. Each
+   * channel's next run comes before any channel's one after it.
+   */
+  claimRuns(workerId: string, now: Date, leaseMs: number, limit: number, options?: ClaimOptions): Promise<DigestRun[]>;
   /** Moves a claimed run to `posting` (renewing the lease); false when another worker owns it now. */
   beginPosting(runId: string, workerId: string, now: Date, leaseMs: number, channelId: string): Promise<boolean>;
   /** Ends a run as posted (with the message ts) or quiet, with what it showed, in one transaction. */

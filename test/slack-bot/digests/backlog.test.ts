@@ -1,14 +1,17 @@
 /**
  * A backlog of due digests larger than one claim: the worker works through it tick after tick without waiting
- * between them, and fetches each key's data once for the whole backlog, not once a tick.
+ * between them (claiming the next batch while the one before goes out), and fetches each key's data once for the
+ * whole backlog, not once a tick.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestWorker, keyRefOf } from '../../../slack-bot/digests/index.ts';
+import { silentLogger } from '../../../slack-bot/digests/engine.ts';
+import { type DigestWorker, keyRefOf, startDigestWorker } from '../../../slack-bot/digests/index.ts';
 import type { TickResult } from '../../../slack-bot/digests/runner.ts';
 import { nextRuns } from '../../../slack-bot/digests/schedule.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { type DigestEnv, KEY, startDigestEnv, TZ } from '../../support/digest-env.ts';
 import { startManualClockWorker } from '../../support/manual-clock-worker.ts';
+import { createWaiters } from '../../support/waiters.ts';
 
 const SUBSCRIPTIONS = 5;
 
@@ -24,10 +27,11 @@ for (const driver of drivers) {
       await env.close();
     });
 
-    it('is worked through in full claims back to back, with one signal walk for the key', async () => {
+    /** `count` subscriptions in channels of their own, all due; the clock a second past their due time. */
+    async function subscribeDue(count: number): Promise<void> {
       const sched = { cadence: 'daily', time: '07:00', timeZone: TZ };
       const due = nextRuns(sched, env.clock.now(), 1)[0]!;
-      for (let i = 0; i < SUBSCRIPTIONS; i++) {
+      for (let i = 0; i < count; i++) {
         await env.db.store.createSubscription(
           {
             ...sched,
@@ -43,6 +47,10 @@ for (const driver of drivers) {
         );
       }
       env.clock.set(due.getTime() + 1000);
+    }
+
+    it('is worked through in full claims back to back, with one signal walk for the key', async () => {
+      await subscribeDue(SUBSCRIPTIONS);
       const ticks: TickResult[] = [];
       const started = startManualClockWorker(env, { claimLimit: 2, onTick: (r) => ticks.push(r) });
       worker = started.worker;
@@ -63,6 +71,74 @@ for (const driver of drivers) {
       expect(waits[3]).toBeGreaterThan(0);
       expect(ticks.reduce((n, t) => n + (t.outcomes.posted ?? 0), 0)).toBe(SUBSCRIPTIONS);
       expect(ticks.reduce((n, t) => n + t.signalFetches, 0)).toBe(1);
+    });
+
+    it('has its next claim taken while the batch before it is still going out', async () => {
+      await subscribeDue(4);
+      const { notify, waitFor } = createWaiters();
+      env.slack.now = () => Date.now();
+      let held = false;
+      worker = startDigestWorker({
+        store: env.db.store,
+        slack: env.web,
+        linenClientFor: env.linenClientFor,
+        clock: env.clock,
+        pacingMs: 0,
+        claimLimit: 2,
+        logger: silentLogger,
+        hooks: {
+          // The first post of the first batch goes out only once the second batch's two have.
+          beforePost: async () => {
+            if (held) return;
+            held = true;
+            await waitFor(() => (env.slack.posts().length >= 3 ? true : undefined), 10_000, 'the second batch');
+          },
+        },
+        onTick: notify,
+      });
+      const poll = setInterval(notify, 20);
+      try {
+        await waitFor(() => (env.slack.posts().length === 4 ? true : undefined), 15_000, 'every digest');
+      } finally {
+        clearInterval(poll);
+      }
+      expect(new Set(env.slack.posts().map((m) => m.channel)).size).toBe(4);
+    });
+
+    it('does not deliver a run twice when its lease runs out while it waits in this worker', async () => {
+      await subscribeDue(1);
+      const { notify, waitFor } = createWaiters();
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let waiting = false;
+      worker = startDigestWorker({
+        store: env.db.store,
+        slack: env.web,
+        linenClientFor: env.linenClientFor,
+        clock: env.clock,
+        // Ticks only when the test asks.
+        timers: { after: () => null, cancel: () => {} },
+        pacingMs: 0,
+        leaseMs: 60_000,
+        logger: silentLogger,
+        hooks: {
+          beforePost: async () => {
+            waiting = true;
+            notify();
+            await gate;
+          },
+        },
+      });
+      const first = worker.tick();
+      await waitFor(() => (waiting ? true : undefined), 10_000, 'the post to be under way');
+      env.clock.advance(61_000);
+      // The store hands the run out again (its lease has ended); this worker is still delivering it.
+      expect((await worker.tick()).claimed).toBe(0);
+      release();
+      expect((await first).outcomes).toEqual({ posted: 1 });
+      expect(env.slack.posts()).toHaveLength(1);
     });
   });
 }

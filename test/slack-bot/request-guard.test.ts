@@ -9,6 +9,7 @@ import { createLinenClient } from '../../shared/node.ts';
 import { startBot } from '../../slack-bot/app.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
 import { openPglite, storeOver } from '../../slack-bot/digests/storage/index.ts';
+import { MAX_WAIT_MS } from '../../slack-bot/listeners/pending-acks.ts';
 import { createLogger } from '../../slack-bot/logger.ts';
 import { MAX_BODY_BYTES } from '../../slack-bot/request-guard.ts';
 import { useHttpBot } from '../support/http-bot-suite.ts';
@@ -108,6 +109,35 @@ describe('request verification', () => {
     expect(body.length).toBeLessThanOrEqual(MAX_BODY_BYTES);
     const r = await postSigned(suite.bot.url, SIGNING_SECRET, body);
     expect(r.status).toBe(200);
+    await suite.h.slack.waitForPosts(sink.id, 1);
+  });
+});
+
+describe('acknowledgements first', () => {
+  it("a command is answered only once every request received before its answer's work began is answered", async () => {
+    // A request whose body is still arriving: the server has read its headers (it said 100 Continue).
+    const held = request(suite.bot.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '64', expect: '100-continue' },
+    });
+    const heldAnswer = new Promise<number>((resolve, reject) => {
+      held.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      held.on('error', reject);
+    });
+    await new Promise<void>((resolve) => held.once('continue', resolve));
+    held.write('command=%2Flinen');
+
+    const sink = suite.h.slack.responseUrl();
+    const r = await postSigned(suite.bot.url, SIGNING_SECRET, commandBody({ text: 'help', responseUrl: sink.url }));
+    expect(r.status).toBe(200);
+    // Acknowledged at once; its answer waits for the request before it (at most MAX_WAIT_MS).
+    await new Promise((resolve) => setTimeout(resolve, MAX_WAIT_MS / 5));
+    expect(suite.h.slack.postsTo(sink.id)).toEqual([]);
+    held.end('x'.repeat(64 - 'command=%2Flinen'.length));
+    expect(await heldAnswer).toBe(401); // unsigned
     await suite.h.slack.waitForPosts(sink.id, 1);
   });
 });

@@ -83,3 +83,23 @@ export async function openTestDb(driver: 'pglite' | 'pg', options: { via?: strin
     },
   };
 }
+
+/** A daily digest subscription of the workspace `teamId` (key `k1`, channel C0A), due now: a row to see kept or forgotten. */
+export function subscribeWorkspace(store: DigestStore, teamId: string) {
+  return store.createSubscription(
+    {
+      teamId,
+      keyRef: 'k1',
+      channelId: 'C0A',
+      cadence: 'daily',
+      time: '07:00',
+      timeZone: 'America/Chicago',
+      customerIds: [],
+      minSeverity: 'low',
+      allClear: false,
+      createdBy: 'U0A',
+    },
+    new Date(),
+    new Date(),
+  );
+}

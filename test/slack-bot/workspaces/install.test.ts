@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { expectNoSecretInDump, secretsIn } from '../../support/db-dump.ts';
-import { drivers, openTestDb, type TestDb } from '../../support/digest-db.ts';
+import { drivers, openTestDb, subscribeWorkspace, type TestDb } from '../../support/digest-db.ts';
 import { type BotUnderTest, type Harness, SIGNING_SECRET, startHarness } from '../../support/slack-harness.ts';
 import { addWorkspace, installWorkspace, postCommand, postEvent } from '../../support/slack-install.ts';
 import { createWaiters } from '../../support/waiters.ts';
@@ -143,23 +143,7 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
     await freshDb();
     const { bot, origin, waitForLog } = await startMultiBot();
     for (const team of ['T0AAA', 'T0BBB']) await installWorkspace(origin, team);
-    const sub = (teamId: string) =>
-      db.store.createSubscription(
-        {
-          teamId,
-          keyRef: 'k1',
-          channelId: 'C0A',
-          cadence: 'daily',
-          time: '07:00',
-          timeZone: 'America/Chicago',
-          customerIds: [],
-          minSeverity: 'low',
-          allClear: false,
-          createdBy: 'U0A',
-        },
-        new Date(),
-        new Date(),
-      );
+    const sub = (teamId: string) => subscribeWorkspace(db.store, teamId);
     await sub('T0AAA');
     const kept = await sub('T0BBB');
 

@@ -6,7 +6,7 @@ import { reencryptAll } from '../../../slack-bot/secrets/reencrypt.ts';
 import { forgetOrganization, forgetWorkspace } from '../../../slack-bot/workspaces/forget.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { expectNoSecretInDump, secretsIn } from '../../support/db-dump.ts';
-import { drivers, openTestDb, type TestDb } from '../../support/digest-db.ts';
+import { drivers, openTestDb, subscribeWorkspace, type TestDb } from '../../support/digest-db.ts';
 
 const newKey = () => randomBytes(32).toString('base64');
 
@@ -114,23 +114,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
     const { store } = await setup();
     await store.storeInstallation(workspaceInstall('T0AAA', 'aaa-token-1234567890'));
     await store.storeInstallation(workspaceInstall('T0BBB', 'bbb-token-1234567890'));
-    const sub = (teamId: string) =>
-      db.store.createSubscription(
-        {
-          teamId,
-          keyRef: 'k1',
-          channelId: 'C0A',
-          cadence: 'daily',
-          time: '07:00',
-          timeZone: 'America/Chicago',
-          customerIds: [],
-          minSeverity: 'low',
-          allClear: false,
-          createdBy: 'U0A',
-        },
-        new Date(),
-        new Date(),
-      );
+    const sub = (teamId: string) => subscribeWorkspace(db.store, teamId);
     await sub('T0AAA');
     const kept = await sub('T0BBB');
     const deleted = await forgetWorkspace(db.store.executor, 'T0AAA');

@@ -1,6 +1,6 @@
 /**
  * Digest delivery at scale: 1,000 subscriptions (50 API keys, 250 channels) and 10,000 (500 keys, 2,500
- * channels), all due at 07:00, one tick, against the sandbox (in its own process) and a fake Slack Web API, on
+ * channels), all due at 07:00, one tick, against the sandbox and a fake Slack Web API (each in its own process), on
  * the embedded store (PGlite) and on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL, in a fresh schema
  * dropped afterwards). Figures: signal list walks per key (target one), the run's time against the pacing
  * floor (the busiest channel's posts at one a second), and the process's peak resident memory during the run.
@@ -18,7 +18,7 @@ import { DEFAULT_CLAIM_LIMIT, type TickResult } from '../slack-bot/digests/runne
 import { nextRuns } from '../slack-bot/digests/schedule.ts';
 import { openPg, openPglite, storeOver } from '../slack-bot/digests/storage/index.ts';
 import { webClient } from '../test/support/digest-env.ts';
-import { startFakeSlack } from '../test/support/digest-slack.ts';
+import { startFakeSlackProcess } from './fake-slack-process.ts';
 import { Results, ratioOf, round } from './results.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
@@ -60,7 +60,7 @@ async function oneTick(size: Size, url: string | undefined) {
     rateLimit: { limit: 1e6, windowMs: 60_000 },
     extraKeys: keys,
   });
-  const slack = await startFakeSlack();
+  const slack = await startFakeSlackProcess();
   const clock = new ManualClock('2026-11-05T12:00:00Z');
   const schema = `digest_bench_${randomBytes(4).toString('hex')}`;
   const store = await storeOver(url ? await openPg({ connectionString: url, schema, max: 10 }) : await openPglite());
@@ -120,12 +120,10 @@ async function oneTick(size: Size, url: string | undefined) {
         }),
     );
     const elapsed = performance.now() - started;
-    const posts = slack.posts();
-    const perChannel = new Map<string, number>();
-    for (const m of posts) perChannel.set(m.channel, (perChannel.get(m.channel) ?? 0) + 1);
+    const perChannel = await slack.postsByChannel();
     const busiest = Math.max(...perChannel.values());
     return {
-      posted: posts.length,
+      posted: [...perChannel.values()].reduce((a, b) => a + b, 0),
       ticks: ticks.length,
       outcomes: Object.entries(
         ticks.reduce<Record<string, number>>((all, t) => {

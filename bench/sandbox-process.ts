@@ -3,9 +3,9 @@
  * sharing its event loop. `startSandboxProcess` forks this file (through tsx); the child starts the sandbox and
  * reports its address over IPC.
  */
-import { fork } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadSandboxData, type SandboxOptions, startSandbox } from '../sandbox/index.ts';
+import { forkChild } from './child-process.ts';
 
 /** What the child is started with: the sandbox's options (no `data`), and further keys copied from the demo key. */
 type ProcessOptions = Omit<SandboxOptions, 'data'> & { extraKeys?: string[] };
@@ -16,23 +16,8 @@ export interface SandboxProcess {
 }
 
 export async function startSandboxProcess(options: ProcessOptions): Promise<SandboxProcess> {
-  const child = fork(fileURLToPath(import.meta.url), [JSON.stringify({ port: 0, ...options })], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the sandbox process exited with ${code}`)));
-  });
-  return {
-    baseUrl,
-    close: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill();
-      }),
-  };
+  const child = await forkChild<{ baseUrl: string }>(fileURLToPath(import.meta.url), { port: 0, ...options });
+  return { baseUrl: child.ready.baseUrl, close: child.close };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.send) {

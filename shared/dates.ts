@@ -14,7 +14,7 @@ const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function isValidTimeZone(tz: string): boolean {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    dateTimeFormat('en-US', { timeZone: tz });
     return true;
   } catch {
     return false;
@@ -30,15 +30,22 @@ export function isIsoDay(s: string): boolean {
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
 }
 
+const lastDay = { key: '', day: '' };
+
 /**
  * The org-local day of an instant. Read straight from Intl (what date-fns-tz itself uses underneath):
  * date-fns' general `format` would add about 20 KB to the Apps Script bundle for this one pattern.
  */
 export function dayInZone(instant: Date, timeZone: string): string {
+  // A digest run asks the same instant's day thousands of times (one per subscription): the last answer is kept.
+  const key = `${timeZone}|${instant.getTime()}`;
+  if (key === lastDay.key) return lastDay.day;
   const formatter = dateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const parts: Record<string, string> = {};
   for (const part of formatter.formatToParts(instant)) parts[part.type] = part.value;
-  return `${parts.year!.padStart(4, '0')}-${parts.month}-${parts.day}`;
+  lastDay.key = key;
+  lastDay.day = `${parts.year!.padStart(4, '0')}-${parts.month}-${parts.day}`;
+  return lastDay.day;
 }
 
 /** Normalize a `Date` or `YYYY-MM-DD` to the org-local day; throws InvalidParamsError before any request. */

@@ -7,7 +7,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type App as AppType, type Authorize, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
-import { WebClient, type WebClientOptions } from '@slack/web-api';
+import { type FetchFunction, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
 import { secretsOf } from './config.ts';
@@ -28,6 +28,7 @@ import { type BotLogger, createLogger } from './logger.ts';
 import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
 import { guardSlackRequests, MAX_BODY_BYTES } from './request-guard.ts';
 import type { SecretBox } from './secrets/crypto.ts';
+import { slackFetch } from './slack-fetch.ts';
 import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
 import { ConnectionStore } from './workspaces/connection-store.ts';
 import { registerWorkspaceEvents } from './workspaces/events.ts';
@@ -114,8 +115,13 @@ function multiWorkspaceReceiverOptions(config: BotConfig, store: DigestStore) {
     oauth: config.slack.oauth,
     db: store.executor,
     box: config.encryption.box,
-    clientOptions: config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {},
+    clientOptions: slackClientOptions(config),
   });
+}
+
+/** Every Slack Web API client's base settings: SLACK_API_URL when set, and the bot's transport. */
+function slackClientOptions(config: BotConfig): { slackApiUrl?: string; fetch: FetchFunction } {
+  return { ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), fetch: slackFetch };
 }
 
 /** A listen failure as one line naming the address (EADDRINUSE, EADDRNOTAVAIL, EACCES). */
@@ -127,7 +133,7 @@ function listenError(err: unknown, where: string, port: number): Error {
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
   const logger = options.logger ?? createLogger();
   for (const s of secretsOf(config)) logger.addSecret(s);
-  const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
+  const clientOptions = slackClientOptions(config);
 
   // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
   const ownStore = options.digestStore === undefined;

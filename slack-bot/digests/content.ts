@@ -107,19 +107,44 @@ export function fillRateOf(
   departmentId: string | null,
   itemId: string | null,
 ) {
-  let delivered = 0;
-  let met = 0;
-  let par = 0;
+  const t = totalsOf(rows).get(totalsKey(customerId, departmentId, itemId));
+  return t ? { delivered: t.delivered, par: t.par, rate: t.delivered / t.par, parMet: t.met / t.par } : null;
+}
+
+interface Totals {
+  delivered: number;
+  met: number;
+  par: number;
+}
+
+const totalsKey = (customerId: string | null, departmentId: string | null, itemId: string | null) =>
+  `${customerId}\u0000${departmentId ?? ''}\u0000${itemId}`;
+
+/**
+ * The rows' totals by customer, item and department (and by customer and item), summed once: every subscription
+ * of a key reads the same day's rows, one line at a time.
+ */
+const totalsByRows = new WeakMap<readonly DailyDeliveryRow[], Map<string, Totals>>();
+
+function totalsOf(rows: readonly DailyDeliveryRow[]): Map<string, Totals> {
+  let totals = totalsByRows.get(rows);
+  if (totals) return totals;
+  totals = new Map();
   for (const r of rows) {
-    if (r.customer_id !== customerId || r.item_id !== itemId) continue;
-    if (departmentId !== null && r.department_id !== departmentId) continue;
-    if (r.daily_par !== null && r.daily_par > 0) {
-      delivered += r.delivered_count;
-      met += Math.min(r.delivered_count, r.daily_par);
-      par += r.daily_par;
+    if (r.daily_par === null || r.daily_par <= 0) continue;
+    // A row of no department counts only across its customer.
+    const keys = [totalsKey(r.customer_id, null, r.item_id)];
+    if (r.department_id !== null) keys.push(totalsKey(r.customer_id, r.department_id, r.item_id));
+    for (const key of keys) {
+      const t = totals.get(key) ?? { delivered: 0, met: 0, par: 0 };
+      t.delivered += r.delivered_count;
+      t.met += Math.min(r.delivered_count, r.daily_par);
+      t.par += r.daily_par;
+      totals.set(key, t);
     }
   }
-  return par > 0 ? { delivered, par, rate: delivered / par, parMet: met / par } : null;
+  totalsByRows.set(rows, totals);
+  return totals;
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;

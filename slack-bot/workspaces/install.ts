@@ -7,6 +7,7 @@
  * new one.
  */
 import type { HTTPReceiverOptions } from '@slack/bolt';
+import type { WebClientOptions } from '@slack/web-api';
 import type { OAuthConfig } from '../config.ts';
 import type { SqlExecutor } from '../digests/storage/sql.ts';
 import type { SecretBox } from '../secrets/crypto.ts';
@@ -32,8 +33,8 @@ export interface InstallOptionsInput {
   oauth: OAuthConfig;
   db: SqlExecutor;
   box: SecretBox;
-  /** The Web API base (`SLACK_API_URL`) for oauth.v2.access, auth.test and token refreshes. */
-  clientOptions: { slackApiUrl?: string };
+  /** The Web API base (`SLACK_API_URL`) and transport for oauth.v2.access, auth.test and token refreshes. */
+  clientOptions: Pick<WebClientOptions, 'slackApiUrl' | 'fetch'>;
 }
 
 /** The HTTPReceiver options that turn on the install flow and the per-workspace authorize. */

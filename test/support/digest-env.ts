@@ -8,6 +8,7 @@ import { DigestEngine, type EngineOptions } from '../../slack-bot/digests/engine
 import { clientsByKeyRef, keyRefOf } from '../../slack-bot/digests/key-ref.ts';
 import { runDigestTick } from '../../slack-bot/digests/runner.ts';
 import { ChannelPacer } from '../../slack-bot/digests/slack.ts';
+import { slackFetch } from '../../slack-bot/slack-fetch.ts';
 import { openTestDb, type TestDb } from './digest-db.ts';
 import { type FakeSlack, startFakeSlack } from './digest-slack.ts';
 
@@ -30,6 +31,8 @@ export interface DigestEnv {
 export function webClient(url: string): WebClient {
   return new WebClient('xoxb-test', {
     slackApiUrl: url,
+    // The bot's own transport, as its digest worker posts.
+    fetch: slackFetch,
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
     logLevel: 'error' as never,

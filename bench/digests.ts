@@ -99,6 +99,7 @@ async function oneTick(size: Size, url: string | undefined) {
     }
     clock.set(first.getTime() + 1000);
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const ticks: TickResult[] = [];
     const { peakMb, beforeMb } = await withPeakRss(
       () =>
@@ -120,6 +121,7 @@ async function oneTick(size: Size, url: string | undefined) {
         }),
     );
     const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     const perChannel = await slack.postsByChannel();
     const busiest = Math.max(...perChannel.values());
     return {
@@ -139,6 +141,7 @@ async function oneTick(size: Size, url: string | undefined) {
       busiest,
       peakMb,
       beforeMb,
+      cpuMs: (cpu.user + cpu.system) / 1000,
     };
   } finally {
     await linenClientFor.close();
@@ -179,6 +182,12 @@ export async function benchDigests(results: Results, options: { quick?: boolean 
         ratio,
         target: 'ratio <= 1.5',
         met: ratio !== null && ratio <= 1.5,
+      });
+      results.add({
+        id: `digests.cpu_ms_per_post.${suffix}`,
+        label: `Digests: ${on}: CPU time of the bot's process per digest posted (building, the Slack Web API client and its transport, the store's writes; the sandbox and the fake Slack run in processes of their own)`,
+        value: round(r.cpuMs / Math.max(1, r.posted), 3),
+        unit: 'ms',
       });
       results.add({
         id: `digests.peak_rss_mb.${suffix}`,

@@ -30,7 +30,7 @@ let sharedPglite: Promise<{ db: SqlExecutor; store: DigestStore }> | undefined;
 
 export const drivers: ('pglite' | 'pg')[] = PG_URL ? ['pglite', 'pg'] : ['pglite'];
 
-const DIGEST_TABLES = ['digest_subscriptions', 'digest_runs', 'digest_run_signals'] as const;
+const DIGEST_TABLES = ['digest_subscriptions', 'digest_runs', 'digest_run_shown'] as const;
 
 /** Stored rows never hold an API key, in any encoding. */
 async function assertNoKeysStored(db: SqlExecutor): Promise<void> {
@@ -56,7 +56,7 @@ export async function openTestDb(driver: 'pglite' | 'pg', options: { via?: strin
     const { db, store } = await sharedPglite;
     // The previous test's rows, checked before they go.
     await assertNoKeysStored(db);
-    await db.query('TRUNCATE digest_run_signals, digest_runs, digest_subscriptions');
+    await db.query('TRUNCATE digest_run_shown, digest_runs, digest_subscriptions');
     return { driver, store, another: async () => store, close: () => assertNoKeysStored(db) };
   }
   if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');

@@ -25,7 +25,7 @@ export const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 export const BOT_TOKEN = 'xoxb-1111-2222-linentesttoken';
 
 /** The digest tables whose rows are checked for secrets. */
-export const DIGEST_TABLES = ['digest_subscriptions', 'digest_runs', 'digest_run_signals'] as const;
+export const DIGEST_TABLES = ['digest_subscriptions', 'digest_runs', 'digest_run_shown'] as const;
 
 /** Counts the list/get requests a client really sends, by path. */
 export function countingTransport(inner: AsyncTransport = new UndiciTransport()) {

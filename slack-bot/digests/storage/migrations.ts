@@ -80,6 +80,22 @@ CREATE TABLE linen_pacing (
 );
 `,
   },
+  // Numbered 40 and on: digests again.
+  {
+    version: 40,
+    name: 'what a run showed, one row per run',
+    // One row per run rather than one per signal: a digest run of thousands of posts writes a tenth of the rows.
+    sql: `
+CREATE TABLE digest_run_shown (
+  run_id text PRIMARY KEY REFERENCES digest_runs (id) ON DELETE CASCADE,
+  shown jsonb NOT NULL
+);
+INSERT INTO digest_run_shown (run_id, shown)
+  SELECT run_id, jsonb_agg(jsonb_build_object('signalId', signal_id, 'state', state, 'snapshot', snapshot) ORDER BY signal_id)
+  FROM digest_run_signals GROUP BY run_id;
+DROP TABLE digest_run_signals;
+`,
+  },
 ];
 
 export async function migrate(db: SqlExecutor): Promise<number[]> {

@@ -5,7 +5,8 @@
  * record anything).
  */
 import { randomBytes } from 'node:crypto';
-import { GroupCommit } from './group-commit.ts';
+import { date, json, type Row, toRun, toSubscription } from './rows.ts';
+import { RunWrites } from './run-writes.ts';
 import type { SqlExecutor } from './sql.ts';
 import type {
   ClaimOptions,
@@ -27,75 +28,14 @@ export function newId(prefix: string, length: number): string {
   return s;
 }
 
-type Row = Record<string, unknown>;
-const date = (v: unknown): Date | null =>
-  v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v));
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-
-function toSubscription(r: Row): Subscription {
-  return {
-    id: String(r.id),
-    teamId: (r.team_id as string | null) ?? null,
-    kind: (r.kind as Subscription['kind'] | undefined) ?? 'shortfall',
-    options: json<Subscription['options']>(r.options ?? {}),
-    keyRef: String(r.key_ref),
-    channelId: String(r.channel_id),
-    cadence: String(r.cadence),
-    time: String(r.time_of_day),
-    timeZone: String(r.time_zone),
-    customerIds: json<string[]>(r.customer_ids),
-    minSeverity: r.min_severity as Subscription['minSeverity'],
-    allClear: Boolean(r.all_clear),
-    status: r.status as SubscriptionStatus,
-    failureReason: (r.failure_reason as string | null) ?? null,
-    createdBy: String(r.created_by),
-    createdAt: date(r.created_at)!,
-    nextRunAt: date(r.next_run_at),
-  };
-}
-
-function toRun(r: Row): DigestRun {
-  return {
-    id: String(r.id),
-    subscriptionId: String(r.subscription_id),
-    scheduledFor: date(r.scheduled_for)!,
-    status: r.status as RunStatus,
-    claimedBy: (r.claimed_by as string | null) ?? null,
-    leaseUntil: date(r.lease_until),
-    attempts: Number(r.attempts),
-    channelId: (r.channel_id as string | null) ?? null,
-    messageTs: (r.message_ts as string | null) ?? null,
-    error: (r.error as string | null) ?? null,
-    finishedAt: date(r.finished_at),
-  };
-}
-
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
-interface PostingAsk {
-  runId: string;
-  workerId: string;
-  leaseUntil: Date;
-  channelId: string;
-}
-interface Completion {
-  runId: string;
-  workerId: string;
-  now: Date;
-  status: 'posted' | 'quiet';
-  messageTs: string | null;
-  shown: readonly ShownRecord[];
-}
-
 export class SqlDigestStore implements DigestStore {
-  // Group commits: `beginPosting` calls collected for 5 ms (most are made during their channel's spacing wait, so
-  // the window costs a first post at most 5 ms) share one statement, and so do completions collected for 25 ms
-  // (the record does not hold the channel's slot). Fewer statements leave the event loop to the posts, PGlite's
-  // most of all. Each row stays conditional on its claim, as a single write was.
-  readonly #posting = new GroupCommit<PostingAsk, boolean>((b) => this.#beginPostingMany(b), 5);
-  readonly #completions = new GroupCommit<Completion, boolean>((b) => this.#completeMany(b), 25);
+  readonly #writes: RunWrites;
 
-  constructor(private readonly db: SqlExecutor) {}
+  constructor(private readonly db: SqlExecutor) {
+    this.#writes = new RunWrites(db);
+  }
 
   get driver() {
     return this.db.driver;
@@ -273,7 +213,7 @@ export class SqlDigestStore implements DigestStore {
   }
 
   beginPosting(runId: string, workerId: string, now: Date, leaseMs: number, channelId: string): Promise<boolean> {
-    return this.#posting.submit({ runId, workerId, leaseUntil: later(now, leaseMs), channelId });
+    return this.#writes.beginPosting({ runId, workerId, leaseUntil: later(now, leaseMs), channelId });
   }
 
   completeRun(
@@ -282,57 +222,7 @@ export class SqlDigestStore implements DigestStore {
     now: Date,
     outcome: { status: 'posted' | 'quiet'; messageTs: string | null; shown: readonly ShownRecord[] },
   ): Promise<boolean> {
-    return this.#completions.submit({ runId, workerId, now, ...outcome });
-  }
-
-  /** Marks runs `posting` in one conditional statement; true for each row this worker still owned. */
-  async #beginPostingMany(asks: readonly PostingAsk[]): Promise<boolean[]> {
-    const rows = await this.db.query<{ id: string }>(
-      `UPDATE digest_runs r SET status = 'posting', lease_until = v.lease, channel_id = v.channel
-       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS v(id, worker, lease, channel)
-       WHERE r.id = v.id AND r.claimed_by = v.worker AND r.status IN ('claimed', 'posting') RETURNING r.id`,
-      [
-        asks.map((a) => a.runId),
-        asks.map((a) => a.workerId),
-        asks.map((a) => a.leaseUntil),
-        asks.map((a) => a.channelId),
-      ],
-    );
-    const ok = new Set(rows.map((r) => String(r.id)));
-    return asks.map((a) => ok.has(a.runId));
-  }
-
-  /**
-   * Ends runs as posted or quiet in one statement (atomic on its own): the conditional update of every run, and
-   * what each digest showed only for the runs it applied to.
-   */
-  async #completeMany(asks: readonly Completion[]): Promise<boolean[]> {
-    const shown = asks.flatMap((a) => a.shown.map((s) => ({ runId: a.runId, s })));
-    const rows = await this.db.query<{ id: string }>(
-      `WITH u AS (
-         UPDATE digest_runs r SET status = v.status, message_ts = v.ts, finished_at = v.at, lease_until = NULL, error = NULL
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS v(id, worker, status, ts, at)
-         WHERE r.id = v.id AND r.claimed_by = v.worker AND r.status IN ('claimed', 'posting') RETURNING r.id),
-       ins AS (
-         INSERT INTO digest_run_signals (run_id, signal_id, state, snapshot)
-         SELECT u.id, s.id, s.state, s.snap::jsonb
-         FROM unnest($6::text[], $7::text[], $8::text[], $9::text[]) AS s(run_id, id, state, snap) JOIN u ON u.id = s.run_id
-         ON CONFLICT DO NOTHING)
-       SELECT id FROM u`,
-      [
-        asks.map((a) => a.runId),
-        asks.map((a) => a.workerId),
-        asks.map((a) => a.status),
-        asks.map((a) => a.messageTs),
-        asks.map((a) => a.now),
-        shown.map((x) => x.runId),
-        shown.map((x) => x.s.signalId),
-        shown.map((x) => x.s.state),
-        shown.map((x) => JSON.stringify(x.s.snapshot)),
-      ],
-    );
-    const ok = new Set(rows.map((r) => String(r.id)));
-    return asks.map((a) => ok.has(a.runId));
+    return this.#writes.complete({ runId, workerId, now, ...outcome });
   }
 
   async endRun(
@@ -373,12 +263,11 @@ export class SqlDigestStore implements DigestStore {
     const found = runs.map((row) => ({ i: Number(row.i) - 1, run: toRun(row) }));
     const shownBy = new Map<string, ShownRecord[]>(found.map((f) => [f.run.id, []]));
     if (found.length) {
-      const shown = await this.db.query<{ run_id: string; signal_id: string; state: string; snapshot: unknown }>(
-        'SELECT run_id, signal_id, state, snapshot FROM digest_run_signals WHERE run_id = ANY($1::text[]) ORDER BY run_id, signal_id',
+      const shown = await this.db.query<{ run_id: string; shown: unknown }>(
+        'SELECT run_id, shown FROM digest_run_shown WHERE run_id = ANY($1::text[])',
         [[...shownBy.keys()]],
       );
-      for (const s of shown)
-        shownBy.get(s.run_id)!.push({ signalId: s.signal_id, state: s.state, snapshot: json<unknown>(s.snapshot) });
+      for (const s of shown) shownBy.set(s.run_id, json<ShownRecord[]>(s.shown));
     }
     const out: ({ run: DigestRun; shown: ShownRecord[] } | null)[] = asks.map(() => null);
     for (const f of found) out[f.i] = { run: f.run, shown: shownBy.get(f.run.id)! };
@@ -411,7 +300,7 @@ export class SqlDigestStore implements DigestStore {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#posting.drain(), this.#completions.drain()]);
+    await this.#writes.drain();
     await this.db.close();
   }
 }

@@ -70,9 +70,7 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
   }
 
   async function freshDb() {
-    await db.store.executor.query(
-      'TRUNCATE slack_installations, digest_run_signals, digest_runs, digest_subscriptions',
-    );
+    await db.store.executor.query('TRUNCATE slack_installations, digest_run_shown, digest_runs, digest_subscriptions');
     h.slack.oauth.expiresIn = 43_200;
   }
 

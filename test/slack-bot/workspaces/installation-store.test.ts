@@ -41,9 +41,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
   });
 
   async function setup(box = new SecretBox({ current: newKey() })) {
-    await db.store.executor.query(
-      'TRUNCATE slack_installations, digest_run_signals, digest_runs, digest_subscriptions',
-    );
+    await db.store.executor.query('TRUNCATE slack_installations, digest_run_shown, digest_runs, digest_subscriptions');
     return { box, store: new SqlInstallationStore({ db: db.store.executor, box }) };
   }
 

@@ -29,5 +29,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.sen
     for (const m of slack.messages) byChannel[m.channel] = (byChannel[m.channel] ?? 0) + 1;
     process.send?.(byChannel);
   });
+  // The benchmark gone (even killed), this process goes too.
+  process.on('disconnect', () => process.exit(0));
   process.send({ url: slack.url });
 }

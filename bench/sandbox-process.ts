@@ -33,5 +33,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.sen
   for (const [i, secret] of extraKeys.entries())
     data.keys.push({ ...demo, secret, key_id: `key_extra_${i}`, label: `extra ${i}` });
   const sandbox = await startSandbox({ ...options, data });
+  // The benchmark gone (even killed), this process goes too.
+  process.on('disconnect', () => process.exit(0));
   process.send({ baseUrl: sandbox.baseUrl });
 }

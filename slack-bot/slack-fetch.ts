@@ -7,6 +7,7 @@
  * thousands of messages from one process, and that CPU is what bounds it. The answer implements exactly the
  * `FetchResponse` the library declares (its whole use of a response), read in full: Web API answers are small.
  *
+ * It asks for no compression (it sends no Accept-Encoding), so an answer's bytes are its JSON as sent.
  * Redirects are not followed (the library asks for `redirect: 'error'`; a 3xx reaches it as a non-200 answer, which
  * it reports as an HTTP error). Multipart bodies (a file upload's bytes) go through the library's default `fetch`,
  * which encodes them.

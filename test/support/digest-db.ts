@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
   type DigestStore,
+  type NewSubscription,
   openPg,
   openPglite,
   type SqlExecutor,
@@ -84,22 +85,26 @@ export async function openTestDb(driver: 'pglite' | 'pg', options: { via?: strin
   };
 }
 
+/**
+ * A subscription as the suites make them: a daily shortfall digest at 07:00 Chicago time, every customer, every
+ * severity, no all-clear; `fields` name its key and channel and change the rest.
+ */
+export function newSubscription(
+  fields: Pick<NewSubscription, 'keyRef' | 'channelId'> & Partial<NewSubscription>,
+): NewSubscription {
+  return {
+    cadence: 'daily',
+    time: '07:00',
+    timeZone: 'America/Chicago',
+    customerIds: [],
+    minSeverity: 'low',
+    allClear: false,
+    createdBy: 'U0A',
+    ...fields,
+  };
+}
+
 /** A daily digest subscription of the workspace `teamId` (key `k1`, channel C0A), due now: a row to see kept or forgotten. */
 export function subscribeWorkspace(store: DigestStore, teamId: string) {
-  return store.createSubscription(
-    {
-      teamId,
-      keyRef: 'k1',
-      channelId: 'C0A',
-      cadence: 'daily',
-      time: '07:00',
-      timeZone: 'America/Chicago',
-      customerIds: [],
-      minSeverity: 'low',
-      allClear: false,
-      createdBy: 'U0A',
-    },
-    new Date(),
-    new Date(),
-  );
+  return store.createSubscription(newSubscription({ teamId, keyRef: 'k1', channelId: 'C0A' }), new Date(), new Date());
 }

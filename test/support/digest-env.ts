@@ -4,7 +4,8 @@ import { loadSandboxData, type Sandbox, startSandbox } from '../../sandbox/index
 import { createLinenClient, type LinenClient } from '../../shared/node.ts';
 import { ManualClock } from '../../slack-bot/digests/clock.ts';
 import type { DigestCommandContext } from '../../slack-bot/digests/digest-answers.ts';
-import { DigestEngine, type EngineOptions } from '../../slack-bot/digests/engine.ts';
+import { DigestEngine, type EngineOptions, silentLogger } from '../../slack-bot/digests/engine.ts';
+import { type DigestWorkerOptions, startDigestWorker } from '../../slack-bot/digests/index.ts';
 import { clientsByKeyRef, keyRefOf } from '../../slack-bot/digests/key-ref.ts';
 import { runDigestTick } from '../../slack-bot/digests/runner.ts';
 import { ChannelPacer } from '../../slack-bot/digests/slack.ts';
@@ -94,3 +95,16 @@ export function commandContext(env: DigestEnv): DigestCommandContext {
 /** The fallback and every block's text of a reply. */
 export const replyText = (r: { text: string; blocks: unknown[] }) =>
   [r.text, ...r.blocks.map((b) => JSON.stringify(b))].join('\n');
+
+/** The digest worker on the env's store, fake Slack, keys and clock, unpaced and silent; `options` add the rest. */
+export function startEnvWorker(env: DigestEnv, options: Partial<DigestWorkerOptions> = {}) {
+  return startDigestWorker({
+    store: env.db.store,
+    slack: env.web,
+    linenClientFor: env.linenClientFor,
+    clock: env.clock,
+    pacingMs: 0,
+    logger: silentLogger,
+    ...options,
+  });
+}

@@ -3,9 +3,8 @@
  * and, like each tick, announced to `waitFor`, so a test can move the clock and wait for the worker to keep up.
  */
 import type { Timers } from '../../slack-bot/digests/clock.ts';
-import { silentLogger } from '../../slack-bot/digests/engine.ts';
-import { type DigestWorkerOptions, startDigestWorker } from '../../slack-bot/digests/index.ts';
-import type { DigestEnv } from './digest-env.ts';
+import type { DigestWorkerOptions } from '../../slack-bot/digests/index.ts';
+import { type DigestEnv, startEnvWorker } from './digest-env.ts';
 import { createWaiters } from './waiters.ts';
 
 export function startManualClockWorker(
@@ -23,14 +22,8 @@ export function startManualClockWorker(
     },
     cancel: (handle) => env.clock.cancel(handle),
   };
-  const worker = startDigestWorker({
-    store: env.db.store,
-    slack: env.web,
-    linenClientFor: env.linenClientFor,
-    clock: env.clock,
+  const worker = startEnvWorker(env, {
     timers,
-    pacingMs: 0,
-    logger: silentLogger,
     ...options,
     onTick: (r) => {
       options.onTick?.(r);

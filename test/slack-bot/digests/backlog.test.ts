@@ -4,12 +4,11 @@
  * whole backlog, not once a tick.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../slack-bot/digests/engine.ts';
-import { type DigestWorker, keyRefOf, startDigestWorker } from '../../../slack-bot/digests/index.ts';
+import { type DigestWorker, keyRefOf } from '../../../slack-bot/digests/index.ts';
 import type { TickResult } from '../../../slack-bot/digests/runner.ts';
 import { nextRuns } from '../../../slack-bot/digests/schedule.ts';
-import { drivers } from '../../support/digest-db.ts';
-import { type DigestEnv, KEY, startDigestEnv, TZ } from '../../support/digest-env.ts';
+import { drivers, newSubscription } from '../../support/digest-db.ts';
+import { type DigestEnv, KEY, startDigestEnv, startEnvWorker, TZ } from '../../support/digest-env.ts';
 import { startManualClockWorker } from '../../support/manual-clock-worker.ts';
 import { createWaiters } from '../../support/waiters.ts';
 
@@ -33,15 +32,13 @@ for (const driver of drivers) {
       const due = nextRuns(sched, env.clock.now(), 1)[0]!;
       for (let i = 0; i < count; i++) {
         await env.db.store.createSubscription(
-          {
+          newSubscription({
             ...sched,
             keyRef: keyRefOf(KEY),
             channelId: `C0BACKLOG${i}`,
-            customerIds: [],
-            minSeverity: 'low',
             allClear: true,
             createdBy: 'U0BACKLOG',
-          },
+          }),
           env.clock.now(),
           due,
         );
@@ -78,14 +75,8 @@ for (const driver of drivers) {
       const { notify, waitFor } = createWaiters();
       env.slack.now = () => Date.now();
       let held = false;
-      worker = startDigestWorker({
-        store: env.db.store,
-        slack: env.web,
-        linenClientFor: env.linenClientFor,
-        clock: env.clock,
-        pacingMs: 0,
+      worker = startEnvWorker(env, {
         claimLimit: 2,
-        logger: silentLogger,
         hooks: {
           // The first post of the first batch goes out only once the second batch's two have.
           beforePost: async () => {
@@ -113,16 +104,10 @@ for (const driver of drivers) {
         release = resolve;
       });
       let waiting = false;
-      worker = startDigestWorker({
-        store: env.db.store,
-        slack: env.web,
-        linenClientFor: env.linenClientFor,
-        clock: env.clock,
+      worker = startEnvWorker(env, {
         // Ticks only when the test asks.
         timers: { after: () => null, cancel: () => {} },
-        pacingMs: 0,
         leaseMs: 60_000,
-        logger: silentLogger,
         hooks: {
           beforePost: async () => {
             waiting = true;

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
-import { drivers } from '../../support/digest-db.ts';
+import { drivers, newSubscription } from '../../support/digest-db.ts';
 import { type DigestEnv, KEY, startDigestEnv, TZ } from '../../support/digest-env.ts';
 
 const DUE = new Date('2026-11-05T13:00:00Z');
@@ -24,17 +24,7 @@ for (const driver of drivers) {
       for (const [channelId, count] of Object.entries(perChannel)) {
         for (let i = 0; i < count; i++) {
           await env.db.store.createSubscription(
-            {
-              cadence: 'daily',
-              time: '07:00',
-              timeZone: TZ,
-              keyRef: keyRefOf(KEY),
-              channelId,
-              customerIds: [],
-              minSeverity: 'low',
-              allClear: true,
-              createdBy: 'U0CLAIMS',
-            },
+            newSubscription({ timeZone: TZ, keyRef: keyRefOf(KEY), channelId, allClear: true, createdBy: 'U0CLAIMS' }),
             env.clock.now(),
             DUE,
           );

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openPg, openPglite, type SqlExecutor, storeOver } from '../../../slack-bot/digests/storage/index.ts';
-import { drivers, dropSchema, freshSchema, PG_URL } from '../../support/digest-db.ts';
+import { drivers, dropSchema, freshSchema, newSubscription, PG_URL } from '../../support/digest-db.ts';
 
 const BEFORE_40 = `CREATE TABLE digest_run_signals (
   run_id text NOT NULL REFERENCES digest_runs (id) ON DELETE CASCADE,
@@ -42,17 +42,7 @@ describe.each(drivers)('migration 40 on %s', (driver) => {
     const store = await storeOver(db);
     cleanup.push(() => store.close());
     const sub = await store.createSubscription(
-      {
-        keyRef: 'kr_1',
-        channelId: 'C0MIGRATE',
-        cadence: 'daily',
-        time: '07:00',
-        timeZone: 'America/Chicago',
-        customerIds: [],
-        minSeverity: 'low',
-        allClear: false,
-        createdBy: 'U0ADMIN',
-      },
+      newSubscription({ keyRef: 'kr_1', channelId: 'C0MIGRATE' }),
       new Date('2026-11-01T12:00:00Z'),
       null,
     );

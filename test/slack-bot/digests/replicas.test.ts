@@ -5,7 +5,7 @@ import { loadSandboxData, type Sandbox, startSandbox } from '../../../sandbox/in
 import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
 import { nextRuns, runsBetween } from '../../../slack-bot/digests/schedule.ts';
 import { type DigestStore, openPg, type SqlExecutor, storeOver } from '../../../slack-bot/digests/storage/index.ts';
-import { dropSchema, freshSchema, PG_URL } from '../../support/digest-db.ts';
+import { dropSchema, freshSchema, newSubscription, PG_URL } from '../../support/digest-db.ts';
 import { type FakeSlack, startFakeSlack } from '../../support/digest-slack.ts';
 
 const TZ = 'America/Chicago';
@@ -133,15 +133,13 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
       const sched = { cadence, time, timeZone: TZ };
       subs.push(
         await store.createSubscription(
-          {
+          newSubscription({
             ...sched,
             keyRef: keyRefOf(KEY),
             channelId: `C0CHAN${i % 4}`,
-            customerIds: [],
-            minSeverity: 'low',
             allClear: true,
             createdBy: 'U0OWNER',
-          },
+          }),
           start,
           nextRuns(sched, start, 1)[0]!,
         ),
@@ -179,15 +177,7 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
       const sched = { cadence: 'daily', time: '07:00', timeZone: TZ };
       const first = nextRuns(sched, start, 1)[0]!;
       await store.createSubscription(
-        {
-          ...sched,
-          keyRef: keyRefOf(KEY),
-          channelId: channel,
-          customerIds: [],
-          minSeverity: 'low',
-          allClear: false,
-          createdBy: 'U0OWNER',
-        },
+        newSubscription({ ...sched, keyRef: keyRefOf(KEY), channelId: channel, createdBy: 'U0OWNER' }),
         start,
         first,
       );

@@ -138,7 +138,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     summary: 'Receivables aging per customer.',
     params: [customer(true)],
     returns:
-      "A table: Customer, Currency, Current, 1-30 days, 31-60 days, 61+ days, Balance (dollars), with a total row per currency when several customers are shown; a group shows its locations' totals, billed per location.",
+      "A table: Customer, Currency, Current, 1-30 days, 31-60 days, 61+ days, Balance (dollars), with a total row per currency when several customers are shown (the sum of the lines above it); a group with no balance of its own also shows its locations' rows, each labelled as theirs.",
     example: '=LINEN_AGING()',
   },
   {

@@ -7,7 +7,7 @@
  * with ids costs the pages of its deliveries and nothing more.
  */
 
-import { type Customer, checkNotGroup, type DailyDeliveryRow } from '../../shared/index.ts';
+import { type Customer, type DailyDeliveryRow, groupWithoutOwn } from '../../shared/index.ts';
 import { normalizeName } from '../../shared/names.ts';
 import { type Context, isBlank, text, window } from './context.ts';
 import type { Args } from './functions/common.ts';
@@ -19,7 +19,6 @@ export function deliveryRows(ctx: Context, a: Args): DailyDeliveryRow[] {
   let customer: Customer | undefined = ref.customer;
   const known = (): Customer => {
     customer ??= ctx.customer(ref.id);
-    checkNotGroup(customer, ctx.customers());
     return customer;
   };
   let all: DailyDeliveryRow[];
@@ -33,9 +32,10 @@ export function deliveryRows(ctx: Context, a: Args): DailyDeliveryRow[] {
       if (known().id === ref.id) throw e;
       all = list(customer!.id);
     }
-    // No rows at all may mean a group, which is supplied through its locations.
-    if (!all.length) known();
   }
+  // A group with deliveries of its own is answered like any customer; one without names its locations.
+  if (!all.length && known().is_group)
+    throw groupWithoutOwn(known(), ctx.customers(), 'deliveries', w.to ? { from: w.from, to: w.to } : undefined);
 
   let rows = all;
   if (!isBlank(a.department)) {

@@ -1,12 +1,10 @@
 /**
  * Accounts receivable: balance and aging per customer (from /balance) and in total per currency (customers
- * may bill in different currencies, so totals are never summed across them), plus the open invoices. A group
- * customer is billed per location: its row carries its locations' totals (groups.ts says which they are).
+ * may bill in different currencies, so totals are never summed across them), plus the open invoices. Every row
+ * is the API's own; totals are the sum of the rows, whichever they are.
  */
 import { getOrInsert } from '../collections.ts';
 import type { BalanceRow, Invoice } from '../schemas/accounting.ts';
-import type { Customer } from '../schemas/customers.ts';
-import { groupLocations } from './groups.ts';
 
 export interface Aging {
   current: number;
@@ -22,8 +20,8 @@ export interface ArCustomer {
   balanceCents: number;
   aging: Aging;
   openInvoices: number;
-  /** A group: billed through its locations, listed here with their totals per currency. Null otherwise. */
-  billedPerLocation: { locations: { customerId: string; customerName: string }[]; totals: ArTotal[] } | null;
+  /** A location's row added to an answer about its group (which had no balance of its own); null otherwise. */
+  locationOf: { customerId: string; customerName: string } | null;
 }
 
 export interface ArTotal {
@@ -38,6 +36,11 @@ export interface ArReport {
   totals: ArTotal[];
   /** Sent and partially paid invoices with a balance, oldest due first (no due date last). */
   openInvoices: Invoice[];
+  /**
+   * Asked for a group with no open balance of its own: the locations its name suggests, whose rows (labelled
+   * with `locationOf`) were added. Null otherwise.
+   */
+  groupWithoutOwn: { customerId: string; customerName: string; locations: string[] } | null;
 }
 
 function totalsOf(rows: readonly { currency: string; balanceCents: number; aging: Aging }[]): ArTotal[] {
@@ -58,14 +61,14 @@ function totalsOf(rows: readonly { currency: string; balanceCents: number; aging
 
 /**
  * Balance and aging per customer and in total per currency, without the open invoices (what a Sheets cell
- * shows). `customers` (the key's, with `is_group`) marks the groups; without them no row is read as a group.
- * `openInvoices` counts each customer's open invoices (none when absent).
+ * shows). `openInvoices` counts each customer's open invoices (none when absent); `locationOf` labels the rows
+ * added for a group that has none of its own.
  */
 export function computeBalances(
   balances: readonly BalanceRow[],
-  customers: readonly Customer[] = [],
   openInvoices?: ReadonlyMap<string, number>,
-): Omit<ArReport, 'openInvoices'> {
+  locationOf?: ArCustomer['locationOf'],
+): Omit<ArReport, 'openInvoices' | 'groupWithoutOwn'> {
   const rows: ArCustomer[] = balances
     .map((b) => ({
       customerId: b.customer_id,
@@ -74,36 +77,38 @@ export function computeBalances(
       balanceCents: b.balance_cents,
       aging: { ...b.aging },
       openInvoices: openInvoices?.get(b.customer_id) ?? 0,
-      billedPerLocation: null as ArCustomer['billedPerLocation'],
+      locationOf: locationOf && b.customer_id !== locationOf.customerId ? locationOf : null,
     }))
-    .sort((a, b) => b.balanceCents - a.balanceCents || a.customerName.localeCompare(b.customerName));
-  for (const row of rows) {
-    const group = customers.find((c) => c.id === row.customerId && c.is_group);
-    if (!group) continue;
-    const ids = new Set(groupLocations(group, customers).map((l) => l.id));
-    const locations = rows.filter((r) => ids.has(r.customerId));
-    row.billedPerLocation = {
-      locations: locations.map((l) => ({ customerId: l.customerId, customerName: l.customerName })),
-      totals: totalsOf(locations),
-    };
-  }
+    // The customers' own rows first (the group asked for), then any locations added for it; most owed first.
+    .sort(
+      (a, b) =>
+        Number(a.locationOf !== null) - Number(b.locationOf !== null) ||
+        b.balanceCents - a.balanceCents ||
+        a.customerName.localeCompare(b.customerName),
+    );
   return { customers: rows, totals: totalsOf(rows) };
 }
+
+/** Whether rows of /balance and open invoices hold anything owed: a $0 row with no open invoice does not. */
+export function owesAnything(balances: readonly BalanceRow[], openInvoices: readonly Invoice[]): boolean {
+  return balances.some((b) => b.balance_cents !== 0) || openInvoices.some(isOpen);
+}
+
+const isOpen = (i: Invoice) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0;
 
 /** The balances (see computeBalances) with the open invoices: sent or partially paid, with a balance. */
 export function computeAr(
   balances: readonly BalanceRow[],
   openInvoices: readonly Invoice[],
-  customers: readonly Customer[] = [],
+  group: { customerId: string; customerName: string; locations: string[] } | null = null,
 ): ArReport {
   const counts = new Map<string, number>();
-  const open = openInvoices.filter(
-    (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
-  );
+  const open = openInvoices.filter(isOpen);
   for (const i of open) counts.set(i.customer_id, (counts.get(i.customer_id) ?? 0) + 1);
   const due = (i: Invoice) => i.due_at ?? '\uffff';
   return {
-    ...computeBalances(balances, customers, counts),
+    ...computeBalances(balances, counts, group && { customerId: group.customerId, customerName: group.customerName }),
+    groupWithoutOwn: group,
     openInvoices: [...open].sort((a, b) =>
       due(a) < due(b) ? -1 : due(a) > due(b) ? 1 : a.invoice_number.localeCompare(b.invoice_number),
     ),

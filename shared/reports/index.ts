@@ -16,7 +16,7 @@ import type { Unit } from '../schemas/inventory.ts';
 import type { OrderDetail } from '../schemas/orders.ts';
 import type { ManifestDetail } from '../schemas/processing.ts';
 import type { QualityTicket, TicketStatus } from '../schemas/quality.ts';
-import { type ArReport, computeAr } from './ar.ts';
+import { type ArReport, computeAr, owesAnything } from './ar.ts';
 import { computeFillRate, type FillRateReport } from './fill-rate.ts';
 import { groupLocations } from './groups.ts';
 import { type AgedInvoice, ageInvoices } from './invoices.ts';
@@ -132,27 +132,39 @@ export function defineReports(ctx: ResourceContext, api: Api) {
     }),
 
     /**
-     * Balance and aging per customer and per currency, with the open invoices. A group is billed per
-     * location: asked for a group, the answer covers the group and its locations.
+     * Balance and aging per customer and per currency, with the open invoices: the API's rows for the customer
+     * asked (every customer without one). A group with no open balance of its own gets its suggested locations'
+     * rows added, labelled as theirs. `customers` (the key's list, when the caller already has it) saves its
+     * listing; it is read only for a customer that owes nothing.
      */
     accountsReceivable: guard(
       'accountsReceivable',
-      (params: { customerId?: string | undefined } = {}): CallDef<ArReport> => {
-        const customers = api.customers.list();
-        return report('report accountsReceivable', function* (budget) {
-          const cs = yield* collect(customers, budget);
-          const asked = cs.find((c) => c.id === params.customerId);
-          const scope = asked?.is_group ? new Set([asked.id, ...groupLocations(asked, cs).map((c) => c.id)]) : null;
-          // A group's own rows are $0: read every customer's and keep the group and its locations.
-          const customerId = scope ? undefined : params.customerId;
-          const keep = <T extends { customer_id: string }>(rows: T[]) =>
-            scope ? rows.filter((r) => scope.has(r.customer_id)) : rows;
-          const b = yield* collect(api.balance.list({ customerId }), budget);
+      (
+        params: { customerId?: string | undefined; customers?: readonly Customer[] | undefined } = {},
+      ): CallDef<ArReport> => {
+        const receivables = function* (customerId: string | undefined, budget: Budget) {
+          const balances = yield* collect(api.balance.list({ customerId }), budget);
           const open = [
             ...(yield* collect(api.invoices.list({ customerId, status: 'sent' }), budget)),
             ...(yield* collect(api.invoices.list({ customerId, status: 'partially_paid' }), budget)),
           ];
-          return computeAr(keep(b), keep(open), cs);
+          return { balances, open };
+        };
+        return report('report accountsReceivable', function* (budget) {
+          const own = yield* receivables(params.customerId, budget);
+          if (params.customerId === undefined || owesAnything(own.balances, own.open))
+            return computeAr(own.balances, own.open);
+          const cs = params.customers ?? (yield* collect(api.customers.list(), budget));
+          const asked = cs.find((c) => c.id === params.customerId);
+          if (!asked?.is_group) return computeAr(own.balances, own.open);
+          const locations = groupLocations(asked, cs);
+          const group = { customerId: asked.id, customerName: asked.name, locations: locations.map((l) => l.name) };
+          if (!locations.length) return computeAr(own.balances, own.open, group);
+          // One listing of every customer's rows, kept for the locations, rather than one listing per location.
+          const ids = new Set(locations.map((l) => l.id));
+          const all = yield* receivables(undefined, budget);
+          const theirs = <T extends { customer_id: string }>(rows: T[]) => rows.filter((r) => ids.has(r.customer_id));
+          return computeAr([...own.balances, ...theirs(all.balances)], [...own.open, ...theirs(all.open)], group);
         });
       },
     ),
@@ -349,7 +361,7 @@ export function defineReports(ctx: ResourceContext, api: Api) {
 
 export type { Aging, ArCustomer, ArTotal } from './ar.ts';
 export type { FillRateBucket } from './fill-rate.ts';
-export { checkNotGroup, coveredCustomers, groupLocations } from './groups.ts';
+export { groupLocations, groupWithoutOwn, locationsPhrase, nameList } from './groups.ts';
 export {
   AGING_BUCKETS,
   AGING_LABELS,

@@ -4,7 +4,13 @@
  */
 import { lastCompleteDays } from '../../shared/dates.ts';
 import { InvalidParamsError, NotFoundError } from '../../shared/errors.ts';
-import { checkNotGroup, coveredCustomers, OPEN_TICKET_STATUSES, signalsOfKind } from '../../shared/reports/index.ts';
+import {
+  groupLocations,
+  groupWithoutOwn,
+  locationsPhrase,
+  OPEN_TICKET_STATUSES,
+  signalsOfKind,
+} from '../../shared/reports/index.ts';
 import { resolveCustomerFrom } from '../../shared/reports/lookup.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import type { Message } from '../blocks/kit.ts';
@@ -16,7 +22,7 @@ import type { DigestKind } from '../digests/storage/types.ts';
 import type { LinenService } from '../linen.ts';
 import type { BotLogger } from '../logger.ts';
 import { balanceMessage } from '../views/balance.ts';
-import { chooseCustomerMessage, errorMessage, shareFooter } from '../views/common.ts';
+import { chooseCustomerMessage, errorMessage, shareFooter, withNote } from '../views/common.ts';
 import { fillRateMessage } from '../views/fillrate.ts';
 import { helpMessage, unknownMessage, usageMessage } from '../views/help.ts';
 import { invoicesMessage } from '../views/invoices.ts';
@@ -94,10 +100,32 @@ async function customerFor(ctx: AnswerContext, cmd: Command, input: string): Pro
   };
 }
 
-/** The ids an answer about `customer` covers (a group's locations with it); undefined: every customer. */
-async function covered(ctx: AnswerContext, customer: Customer | undefined): Promise<string[] | undefined> {
-  return customer ? coveredCustomers(customer, await ctx.linen.customers()).map((c) => c.id) : undefined;
+/** What a listing answer shows: the rows, and who they belong to when a group's locations stand in for it. */
+interface Scoped<T> {
+  rows: T[];
+  /** Set when the customer asked is a group with none of its own: whose rows these are instead. */
+  note?: string | undefined;
 }
+
+/**
+ * The rows of `list` for the customer asked (every customer without one), as the API returns them. Only a group
+ * with none of its own gets its suggested locations' rows instead, with a note saying so and whose they are.
+ */
+async function ownOrLocations<T>(
+  ctx: AnswerContext,
+  customer: Customer | undefined,
+  what: string,
+  list: (customerIds: string[] | undefined) => Promise<T[]>,
+): Promise<Scoped<T>> {
+  const own = await list(customer ? [customer.id] : undefined);
+  if (!customer?.is_group || own.length) return { rows: own };
+  const customers = await ctx.linen.customers();
+  const locations = groupLocations(customer, customers);
+  const note = `${customer.name} is a group with no ${what} of its own; ${locationsPhrase(customer, customers)}.`;
+  return { rows: locations.length ? await list(locations.map((c) => c.id)) : [], note };
+}
+
+const noted = (message: Message, note: string | undefined) => (note ? withNote(message, note) : message);
 
 /**
  * A customer followed by a department or unit, typed without quotes (`Mercy General Hospital ICU`): the longest
@@ -141,7 +169,11 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         if ('answer' in r) return r.answer;
         customer = r.customer;
       }
-      const report = await ctx.linen.client.reports.accountsReceivable({ customerId: customer?.id });
+      // The list that resolved the name also tells whether a customer that owes nothing is a group.
+      const report = await ctx.linen.client.reports.accountsReceivable({
+        customerId: customer?.id,
+        customers: customer ? await ctx.linen.customers() : undefined,
+      });
       return data(balanceMessage(report, { timeZone: tz, now, customerName: customer?.name }));
     }
 
@@ -189,23 +221,21 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         customer = found.customer;
       }
       // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.
-      const tickets = await ctx.linen.client.reports.tickets({
-        customerIds: (customer ? coveredCustomers(customer, customers) : customers).map((c) => c.id),
-        statuses: cmd.status === 'open' ? OPEN_TICKET_STATUSES : [cmd.status],
-      });
-      return data(
-        ticketsMessage(tickets, cmd.status, tz, {
-          customerNames: new Map(customers.map((c) => [c.id, c.name])),
-          customerName: customer?.name,
-        }),
+      const statuses = cmd.status === 'open' ? OPEN_TICKET_STATUSES : [cmd.status];
+      const tickets = await ownOrLocations(ctx, customer, 'tickets', (ids) =>
+        ctx.linen.client.reports.tickets({ customerIds: ids ?? customers.map((c) => c.id), statuses }),
       );
+      const message = ticketsMessage(tickets.rows, cmd.status, tz, {
+        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        customerName: tickets.note ? undefined : customer?.name,
+      });
+      return data(noted(message, tickets.note));
     }
 
     case 'fillrate': {
       const r = await customerFor(ctx, cmd, cmd.customer);
       if ('answer' in r) return r.answer;
       const customer = r.customer;
-      checkNotGroup(customer, await ctx.linen.customers());
       let department: { id: string; name: string } | undefined;
       if (cmd.department) {
         const q = cmd.department.trim().toLowerCase();
@@ -235,6 +265,8 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         from: window.from,
         to: window.to,
       });
+      if (customer.is_group && report.rows + report.rowsWithoutPar === 0)
+        throw groupWithoutOwn(customer, await ctx.linen.customers(), 'deliveries', window);
       return data(fillRateMessage(report, { customerName: customer.name, departmentName: department?.name }));
     }
 
@@ -246,12 +278,13 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         if ('answer' in r) return r.answer;
         customer = r.customer;
         place = r.place ?? place;
-        checkNotGroup(customer, await ctx.linen.customers());
       }
       const [report, customers] = await Promise.all([
         ctx.linen.client.reports.shortToday({ customerId: customer?.id, place, asOf: now }),
         ctx.linen.customers(),
       ]);
+      if (customer?.is_group && report.carts + report.pendingCarts === 0)
+        throw groupWithoutOwn(customer, customers, 'cart counts', report.window);
       return data(
         shortMessage(report, {
           customerNames: new Map(customers.map((c) => [c.id, c.name])),
@@ -263,9 +296,10 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
     case 'rewash': {
       const r = await customerFor(ctx, cmd, cmd.customer);
       if ('answer' in r) return r.answer;
-      checkNotGroup(r.customer, await ctx.linen.customers());
       const window = 'days' in cmd.window ? lastCompleteDays(cmd.window.days, tz, now) : cmd.window;
       const report = await ctx.linen.client.reports.rewashRate({ customerId: r.customer.id, ...window });
+      if (r.customer.is_group && report.manifests + report.batches + report.voided === 0)
+        throw groupWithoutOwn(r.customer, await ctx.linen.customers(), 'manifests or rewash', window);
       return data(rewashMessage(report, { customerName: r.customer.name }));
     }
 
@@ -301,16 +335,17 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         customer = r.customer;
       }
       const [pos, customers] = await Promise.all([
-        ctx.linen.client.reports.purchaseOrders({ customerIds: await covered(ctx, customer), asOf: now }),
+        ownOrLocations(ctx, customer, 'active purchase orders', (customerIds) =>
+          ctx.linen.client.reports.purchaseOrders({ customerIds, asOf: now }),
+        ),
         ctx.linen.customers(),
       ]);
-      return data(
-        poMessage(pos, {
-          timeZone: tz,
-          customerNames: new Map(customers.map((c) => [c.id, c.name])),
-          customerName: customer?.name,
-        }),
-      );
+      const message = poMessage(pos.rows, {
+        timeZone: tz,
+        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        customerName: pos.note ? undefined : customer?.name,
+      });
+      return data(noted(message, pos.note));
     }
 
     case 'invoices': {
@@ -321,18 +356,19 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         customer = r.customer;
       }
       const [invoices, customers] = await Promise.all([
-        ctx.linen.client.reports.openInvoices({ customerIds: await covered(ctx, customer), asOf: now }),
+        ownOrLocations(ctx, customer, 'open invoices', (customerIds) =>
+          ctx.linen.client.reports.openInvoices({ customerIds, asOf: now }),
+        ),
         ctx.linen.customers(),
       ]);
-      return data(
-        invoicesMessage(invoices, {
-          timeZone: tz,
-          customerNames: new Map(customers.map((c) => [c.id, c.name])),
-          departmentNames: new Map(customers.flatMap((c) => c.departments.map((d) => [d.id, d.name] as const))),
-          customerName: customer?.name,
-          overdueOnly: cmd.overdue,
-        }),
-      );
+      const message = invoicesMessage(invoices.rows, {
+        timeZone: tz,
+        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        departmentNames: new Map(customers.flatMap((c) => c.departments.map((d) => [d.id, d.name] as const))),
+        customerName: invoices.note ? undefined : customer?.name,
+        overdueOnly: cmd.overdue,
+      });
+      return data(noted(message, invoices.note));
     }
 
     case 'digest': {

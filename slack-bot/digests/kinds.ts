@@ -45,7 +45,7 @@ export function describeKind(kind: DigestKind, options: DigestOptions): string {
 
 /**
  * Whether a customer's records belong to a subscription: every customer when it names none; otherwise the ones it
- * names, a group's locations with the group.
+ * names, and with a group the locations its name suggests (each record is shown under its own customer).
  */
 export function customerScope(
   sub: Pick<Subscription, 'customerIds'>,

@@ -1,5 +1,5 @@
 /** `/linen balance [customer]`: A/R balance and aging per customer, with the open invoices. */
-import type { ArCustomer, ArReport } from '../../shared/reports/index.ts';
+import { type ArCustomer, type ArReport, nameList } from '../../shared/reports/index.ts';
 import type { Invoice } from '../../shared/schemas/accounting.ts';
 import { type Block, button, context, divider, fields, header, type Message, section } from '../blocks/kit.ts';
 import { moreLine, take } from '../blocks/limits.ts';
@@ -45,26 +45,26 @@ export interface BalanceViewOptions {
   customerName?: string | undefined;
 }
 
-/** A group owes nothing itself: it is billed through its locations, whose totals it shows. */
-function groupBlock(name: string, g: NonNullable<ArCustomer['billedPerLocation']>): Block {
-  const where = g.locations.length
-    ? `${plural(g.locations.length, 'location')} (${g.locations.map((l) => escLine(l.customerName)).join(', ')})`
-    : 'its locations (none visible to this key)';
-  const totals = g.totals.length
-    ? g.totals.map((t) => `*${money(t.balanceCents, t.currency)}*`).join(' + ')
-    : `*${money(0, 'usd')}*`;
-  const t = g.totals.length === 1 ? g.totals[0]! : null;
-  const line = `${bold(escLine(name))} (group): billed per location: ${totals} open across ${where}`;
-  if (!t) return section(line);
-  return fields(
-    [
-      `*Current*\n${money(t.aging.current, t.currency)}`,
-      `*1–30 days*\n${money(t.aging.d1_30, t.currency)}`,
-      `*31–60 days*\n${money(t.aging.d31_60, t.currency)}`,
-      `*61+ days*\n${money(t.aging.d61_plus, t.currency)}`,
-    ],
-    line,
-  );
+const agingFields = (a: ArCustomer['aging'], currency: string) => [
+  `*Current*\n${money(a.current, currency)}`,
+  `*1–30 days*\n${money(a.d1_30, currency)}`,
+  `*31–60 days*\n${money(a.d31_60, currency)}`,
+  `*61+ days*\n${money(a.d61_plus, currency)}`,
+];
+
+/** A group that owes nothing of its own: say so, and whose rows follow (a suggestion by name). */
+function groupNote(g: NonNullable<ArReport['groupWithoutOwn']>): string {
+  const name = escLine(g.customerName);
+  return g.locations.length
+    ? `${bold(name)} is a group with no open balance of its own. Shown with it: its locations visible to this key (found by name), each with its own balance: ${escLine(nameList(g.locations))}.`
+    : `${bold(name)} is a group with no open balance of its own, and this key sees none of its locations.`;
+}
+
+/** What the customers not shown add up to, so the lines shown and this one sum to the total. */
+function hiddenSum(hidden: readonly ArCustomer[]): string {
+  const sums = new Map<string, number>();
+  for (const c of hidden) sums.set(c.currency, (sums.get(c.currency) ?? 0) + c.balanceCents);
+  return [...sums].map(([currency, cents]) => money(cents, currency)).join(' + ');
 }
 
 export function balanceMessage(report: ArReport, opts: BalanceViewOptions): Message {
@@ -77,16 +77,13 @@ export function balanceMessage(report: ArReport, opts: BalanceViewOptions): Mess
     return { text: 'No open balance rows are visible to this key.', blocks };
   }
 
+  if (report.groupWithoutOwn) blocks.push(section(groupNote(report.groupWithoutOwn)));
+
   if (report.customers.length > 1) {
     for (const t of report.totals) {
       blocks.push(
         fields(
-          [
-            `*Current*\n${money(t.aging.current, t.currency)}`,
-            `*1–30 days*\n${money(t.aging.d1_30, t.currency)}`,
-            `*31–60 days*\n${money(t.aging.d31_60, t.currency)}`,
-            `*61+ days*\n${money(t.aging.d61_plus, t.currency)}`,
-          ],
+          agingFields(t.aging, t.currency),
           `*Total ${t.currency.toUpperCase()}: ${money(t.balanceCents, t.currency)}* across ${plural(t.customers, 'customer')}`,
         ),
       );
@@ -94,25 +91,27 @@ export function balanceMessage(report: ArReport, opts: BalanceViewOptions): Mess
     blocks.push(divider());
   }
 
+  // Each line is the API's own row for that customer; a location added for its group says so.
   const cs = take(report.customers, MAX_CUSTOMERS);
   for (const c of cs.shown) {
-    if (c.billedPerLocation) {
-      blocks.push(groupBlock(c.customerName, c.billedPerLocation));
-      continue;
-    }
+    const whose = c.locationOf ? ` (a location of ${escLine(c.locationOf.customerName)})` : '';
     blocks.push(
       fields(
-        [
-          `*Current*\n${money(c.aging.current, c.currency)}`,
-          `*1–30 days*\n${money(c.aging.d1_30, c.currency)}`,
-          `*31–60 days*\n${money(c.aging.d31_60, c.currency)}`,
-          `*61+ days*\n${money(c.aging.d61_plus, c.currency)}`,
-        ],
-        `${bold(escLine(c.customerName))}: *${money(c.balanceCents, c.currency)}* open, ${plural(c.openInvoices, 'open invoice')}`,
+        agingFields(c.aging, c.currency),
+        `${bold(escLine(c.customerName))}${whose}: *${money(c.balanceCents, c.currency)}* open, ${plural(c.openInvoices, 'open invoice')}`,
       ),
     );
   }
-  if (cs.more) blocks.push(context(moreLine(cs.more, 'customers', '(name one to see it)')));
+  if (cs.more)
+    blocks.push(
+      context(
+        moreLine(
+          cs.more,
+          'customers',
+          `(${hiddenSum(report.customers.slice(MAX_CUSTOMERS))} open; name one to see it)`,
+        ),
+      ),
+    );
 
   const invoices = take(report.openInvoices, MAX_INVOICES);
   blocks.push(divider());

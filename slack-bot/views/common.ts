@@ -39,3 +39,11 @@ export function chooseCustomerMessage(
 export function shareFooter(commandText: string): Block {
   return actions([button('Share in channel', ACTION.share, commandText)], 'linen_footer');
 }
+
+/** A message with a note (plain text, escaped here) under its title, and at the start of its text fallback. */
+export function withNote(message: Message, note: string): Message {
+  const [first, ...rest] = message.blocks;
+  const line = context(escLine(note));
+  const blocks = first?.type === 'header' ? [first, line, ...rest] : [line, ...message.blocks];
+  return { text: `${escLine(note)} ${message.text}`, blocks };
+}

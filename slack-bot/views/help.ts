@@ -9,7 +9,7 @@ export const COMMAND = '/linen';
 const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string; examples: string[] }> = {
   balance: {
     syntax: 'balance [customer]',
-    what: 'Open balance and aging per customer, with the open invoices (each with a PDF button). A group is billed per location.',
+    what: 'Open balance and aging per customer, with the open invoices (each with a PDF button). A group with no balance of its own shows its locations, labelled.',
     examples: ['balance', 'balance Mercy General Hospital'],
   },
   invoices: {

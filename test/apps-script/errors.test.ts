@@ -85,7 +85,7 @@ describe('arguments', () => {
       'No customer named "cnotacustomer0000000000001" is visible to this key.',
     );
     expect(fails('LINEN_FILLRATE', group.id, FROM, TO)).toMatch(
-      new RegExp(`^${group.name} is a group, supplied and billed through its locations: ask for one of them`),
+      new RegExp(`^${group.name} is a group and has no deliveries of its own from ${FROM} to ${TO}; ask for one of`),
     );
     expect(fails('LINEN_FILLRATE', mercy.id, FROM, TO, 'Cardiology')).toMatch(
       /^No department "Cardiology" is visible to this key; Mercy General Hospital has Emergency, .*ICU/,

@@ -157,7 +157,7 @@ describe('money, tickets and signals', () => {
     expect(header).toEqual(['Customer', 'Currency', 'Current', '1-30 days', '31-60 days', '61+ days', 'Balance']);
     const customers = rows.filter((r) => r[0] !== 'All customers');
     expect(customers.length).toBe(d.customers.length);
-    for (const r of customers.filter((x) => !String(x[0]).includes('(billed per location'))) {
+    for (const r of customers) {
       const c = d.customers.find((x) => x.name === r[0])!;
       const cents = open()
         .filter((i) => i.customer_id === c.id)
@@ -166,15 +166,30 @@ describe('money, tickets and signals', () => {
       expect((r[2] as number) + (r[3] as number) + (r[4] as number) + (r[5] as number)).toBeCloseTo(r[6] as number, 6);
     }
     expect(rows.filter((r) => r[0] === 'All customers').length).toBe(new Set(open().map((i) => i.currency)).size);
-    // A group is billed per location: its row carries its locations' totals, the total row does not count them twice.
+    // Every line is the API's own row, a group's too: the total row is the sum of the lines above it.
     const group = d.customers.find((c) => c.is_group)!;
+    expect(rows.find((r) => r[0] === group.name)![6]).toBe(0);
+    for (const total of rows.filter((r) => r[0] === 'All customers')) {
+      const lines = customers.filter((r) => r[1] === total[1]);
+      expect(total[6]).toBeCloseTo(
+        lines.reduce((sum, r) => sum + (r[6] as number), 0),
+        6,
+      );
+    }
+    // Asked for, a group that owes nothing shows its locations' rows, labelled as theirs, under their sum.
     const locations = expectedLocations(d, group.id);
-    const groupRow = rows.find((r) => String(r[0]).startsWith(`${group.name} (billed per location: `))!;
-    expect(groupRow[0]).toBe(`${group.name} (billed per location: ${locations.map((l) => l.name).join(', ')})`);
+    const asked = table(h.cell('LINEN_AGING', group.name)).rows;
+    expect(asked.map((r) => r[0]).sort()).toEqual(
+      [
+        group.name,
+        ...locations.map((l) => `${l.name} (location of ${group.name})`),
+        `Total, ${group.name} and its locations`,
+      ].sort(),
+    );
     const owed = open()
       .filter((i) => locations.some((l) => l.id === i.customer_id))
       .reduce((sum, i) => sum + i.balance_cents, 0);
-    expect(groupRow[6]).toBeCloseTo(owed / 100, 6);
+    expect(asked.find((r) => String(r[0]).startsWith('Total, '))![6]).toBeCloseTo(owed / 100, 6);
     const usd = rows.find((r) => r[0] === 'All customers' && r[1] === 'USD')!;
     const usdOpen = open()
       .filter((i) => i.currency === 'usd')
@@ -434,19 +449,19 @@ describe('the 7 a.m. functions', () => {
     }
   });
 
-  it("LINEN_BALANCE of a group: its locations' total, not $0", () => {
+  it("LINEN_BALANCE of a group: the API's own figure for it", () => {
     const group = d.customers.find((c) => c.is_group)!;
-    const ids = expectedLocations(d, group.id).map((l) => l.id);
-    const owed = d.invoices
-      .filter((i) => ids.includes(i.customer_id) && (i.status === 'sent' || i.status === 'partially_paid'))
+    const own = d.invoices
+      .filter((i) => i.customer_id === group.id && (i.status === 'sent' || i.status === 'partially_paid'))
       .reduce((sum, i) => sum + i.balance_cents, 0);
-    expect(owed).toBeGreaterThan(0);
-    expect(h.cell('LINEN_BALANCE', group.name).value).toBeCloseTo(owed / 100, 6);
+    expect(h.cell('LINEN_BALANCE', group.name).value).toBeCloseTo(own / 100, 6);
   });
 
-  it('a group covers its locations in LINEN_INVOICES and LINEN_TICKETS; deliveries are asked of a location', () => {
+  it("a group is asked for itself: its own tickets; its locations' invoices only when it has none; a place's figures name them", () => {
     const group = d.customers.find((c) => c.is_group)!;
-    const ids = [group.id, ...expectedLocations(d, group.id).map((l) => l.id)];
+    const locations = expectedLocations(d, group.id);
+    const ids = locations.map((l) => l.id);
+    expect(d.invoices.some((i) => i.customer_id === group.id)).toBe(false);
     const sent = table(h.cell('LINEN_INVOICES', group.name, '', '', 'sent')).rows;
     expect(sent.map((r) => r[0]).sort()).toEqual(
       d.invoices
@@ -454,10 +469,14 @@ describe('the 7 a.m. functions', () => {
         .map((i) => i.invoice_number)
         .sort(),
     );
+    // Each row names its customer: the location's, never the group's.
+    for (const r of sent) expect(locations.map((l) => l.name)).toContain(r[2]);
+    const own = d.tickets.filter((t) => t.customer_id === group.id);
+    expect(own.length).toBeGreaterThan(0);
     const tickets = table(h.cell('LINEN_TICKETS', group.name)).rows;
-    expect(tickets.length).toBe(d.tickets.filter((t) => ids.includes(t.customer_id)).length);
-    expect(h.cell('LINEN_FILLRATE', group.name, FROM, TO).error).toMatch(
-      new RegExp(`^${group.name} is a group, supplied and billed through its locations: ask for one of them \\(`),
+    expect(tickets.map((r) => r[0]).sort()).toEqual(own.map((t) => t.ticket_number).sort());
+    expect(h.cell('LINEN_FILLRATE', group.name, FROM, TO).error).toBe(
+      `${group.name} is a group and has no deliveries of its own from ${FROM} to ${TO}; ask for one of its locations (found by name): ${locations.map((l) => l.name).join(', ')}.`,
     );
   });
 

@@ -189,26 +189,54 @@ describe.each(['async', 'sync'] as const)('%s reports', (mode) => {
       await expect(Promise.resolve().then(() => c.reports.resolveCustomer('Mercy'))).rejects.toThrow(name);
   });
 
-  it("accounts receivable: a group is billed per location, with its locations' totals; asked for, it covers them", async () => {
+  it("accounts receivable: every row is the API's own; a group that owes nothing gets its locations added, labelled", async () => {
     const group = sb.data.customers.find((c) => c.is_group)!;
     const locations = expectedLocations(sb.data, group.id);
     expect(locations.length).toBeGreaterThan(1);
-    const open = sb.data.invoices.filter((i) => i.status === 'sent' || i.status === 'partially_paid');
-    const owed = (ids: string[]) =>
-      open.filter((i) => ids.includes(i.customer_id)).reduce((s, i) => s + i.balance_cents, 0);
-    const ids = locations.map((l) => l.id);
-    const all = await clients[mode].reports.accountsReceivable();
-    const row = all.customers.find((c) => c.customerId === group.id)!;
-    expect(row.balanceCents).toBe(0);
-    expect(row.billedPerLocation!.locations.map((l) => l.customerId).sort()).toEqual([...ids].sort());
-    expect(row.billedPerLocation!.totals[0]!.balanceCents).toBe(owed(ids));
-    expect(all.customers.filter((c) => c.billedPerLocation).map((c) => c.customerId)).toEqual([group.id]);
-    const asked = await clients[mode].reports.accountsReceivable({ customerId: group.id });
-    expect(asked.customers.map((c) => c.customerId).sort()).toEqual([group.id, ...ids].sort());
-    expect(asked.totals[0]!.balanceCents).toBe(owed(ids));
-    expect(new Set(asked.openInvoices.map((i) => i.customer_id))).toEqual(
-      new Set(open.filter((i) => ids.includes(i.customer_id) && i.balance_cents > 0).map((i) => i.customer_id)),
+    const open = sb.data.invoices.filter(
+      (i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance_cents > 0,
     );
+    const owed = (ids: string[], currency?: string) =>
+      open
+        .filter((i) => ids.includes(i.customer_id) && (!currency || i.currency === currency))
+        .reduce((s, i) => s + i.balance_cents, 0);
+    const ids = locations.map((l) => l.id);
+    // Per currency, a total is the sum of its rows.
+    const sumsToRows = (r: {
+      customers: { currency: string; balanceCents: number }[];
+      totals: { currency: string; balanceCents: number }[];
+    }) => {
+      for (const t of r.totals)
+        expect(t.balanceCents).toBe(
+          r.customers.filter((c) => c.currency === t.currency).reduce((s, c) => s + c.balanceCents, 0),
+        );
+    };
+    const all = await clients[mode].reports.accountsReceivable();
+    expect(all.customers.find((c) => c.customerId === group.id)!.balanceCents).toBe(owed([group.id]));
+    expect(all.customers.every((c) => c.locationOf === null)).toBe(true);
+    expect(all.groupWithoutOwn).toBeNull();
+    sumsToRows(all);
+    // The seed's group owes nothing of its own: asked for, its locations' rows are added, each labelled.
+    const asked = await clients[mode].reports.accountsReceivable({ customerId: group.id });
+    expect(asked.groupWithoutOwn).toEqual({
+      customerId: group.id,
+      customerName: group.name,
+      locations: locations.map((l) => l.name),
+    });
+    expect(asked.customers.map((c) => c.customerId).sort()).toEqual([group.id, ...ids].sort());
+    for (const c of asked.customers)
+      expect(c.locationOf).toEqual(
+        c.customerId === group.id ? null : { customerId: group.id, customerName: group.name },
+      );
+    sumsToRows(asked);
+    for (const t of asked.totals) expect(t.balanceCents).toBe(owed(ids, t.currency));
+    expect(new Set(asked.openInvoices.map((i) => i.customer_id))).toEqual(
+      new Set(open.filter((i) => ids.includes(i.customer_id)).map((i) => i.customer_id)),
+    );
+    // A location is answered on its own rows alone.
+    const one = await clients[mode].reports.accountsReceivable({ customerId: ids[0]! });
+    expect(one.customers.map((c) => c.customerId)).toEqual([ids[0]]);
+    expect(one.groupWithoutOwn).toBeNull();
   });
 
   it('short today: the latest counts by unit and item, worst first, over the last 7 days', async () => {

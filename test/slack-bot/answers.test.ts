@@ -45,47 +45,83 @@ const requestsFor = async (text: string, path: string) => {
 };
 
 describe('fixed answers', () => {
-  it("balance: a group reads as billed per location, with its locations' total", async () => {
+  it("balance: each line is the API's own row; a group that owes nothing shows its locations, labelled as theirs", async () => {
     const d = h.sandbox.data;
     const group = d.customers.find((c) => c.is_group)!;
     const locations = expectedLocations(d, group.id);
-    const owed = d.invoices
-      .filter((i) => locations.some((l) => l.id === i.customer_id) && ['sent', 'partially_paid'].includes(i.status))
-      .reduce((s, i) => s + i.balance_cents, 0);
-    const line = `*${group.name}* (group): billed per location: *${money(owed, 'usd')}* open across ${locations.length} locations (${locations.map((l) => l.name).join(', ')})`;
-    expect(allText(await bot.ask('balance'))).toContain(line);
-    const asked = await bot.ask(`balance ${group.name}`);
-    expect(allText(asked)).toContain(line);
-    expect(allText(asked)).toContain(`*Total USD: ${money(owed, 'usd')}*`);
-    expect(allText(asked)).not.toContain(`*${group.name}*: *$0.00* open`);
+    const open = d.invoices.filter((i) => ['sent', 'partially_paid'].includes(i.status) && i.balance_cents > 0);
+    const owed = (ids: string[]) =>
+      open.filter((i) => ids.includes(i.customer_id)).reduce((s, i) => s + i.balance_cents, 0);
+    const all = allText(await bot.ask('balance'));
+    expect(all).toContain(`*${group.name}*: *${money(owed([group.id]), 'usd')}* open, 0 open invoices`);
+    const usd = open.filter((i) => i.currency === 'usd').reduce((s, i) => s + i.balance_cents, 0);
+    expect(all).toContain(`*Total USD: ${money(usd, 'usd')}*`);
+    expect(all).not.toContain('billed per location');
+    const asked = allText(await bot.ask(`balance ${group.name}`));
+    expect(asked).toContain(
+      `*${group.name}* is a group with no open balance of its own. Shown with it: its locations visible to this key (found by name), each with its own balance: ${locations.map((l) => l.name).join(', ')}.`,
+    );
+    for (const l of locations)
+      expect(asked).toContain(`*${l.name}* (a location of ${group.name}): *${money(owed([l.id]), 'usd')}* open`);
+    expect(asked).toContain(`*${group.name}*: *$0.00* open, 0 open invoices`);
+    // The total is the sum of the lines shown: the group's own $0.00 and its locations'.
+    expect(asked).toContain(
+      `*Total USD: ${money(owed(locations.map((l) => l.id)), 'usd')}* across ${locations.length + 1} customers`,
+    );
   });
 
-  it('a group covers its locations: its invoices and tickets are theirs too; its deliveries are asked of them', async () => {
+  it('balance of a named customer: the customer list read once, then the balance and its open invoices', async () => {
+    const fresh = await h.startBotWith({});
+    const before = fresh.paths.length;
+    const m = await fresh.ask('balance Mercy General Hospital');
+    expect(m.text).toContain('Open balance for Mercy General Hospital');
+    expect(fresh.paths.slice(before).sort()).toEqual(
+      ['/v1/balance', '/v1/customers', '/v1/invoices', '/v1/invoices'].sort(),
+    );
+  });
+
+  it("a group is asked for itself: its own tickets; its locations' invoices only when it has none, labelled; a place's answers name them", async () => {
     const d = h.sandbox.data;
     const group = d.customers.find((c) => c.is_group)!;
-    const ids = [group.id, ...expectedLocations(d, group.id).map((l) => l.id)];
+    const locations = expectedLocations(d, group.id);
+    const ids = locations.map((l) => l.id);
     const open = d.invoices.filter(
       (i) => ids.includes(i.customer_id) && ['sent', 'partially_paid'].includes(i.status) && i.balance_cents > 0,
     );
+    expect(d.invoices.some((i) => i.customer_id === group.id)).toBe(false);
     const inv = allText(await bot.ask(`invoices ${group.name}`));
+    expect(inv).toContain(
+      `${group.name} is a group with no open invoices of its own; its locations visible to this key (found by name): ${locations.map((l) => l.name).join(', ')}.`,
+    );
     expect(inv).toContain(`Open invoices: ${open.length}.`);
     for (const i of open)
       expect(inv).toContain(`*${i.invoice_number}* · ${esc(d.customers.find((c) => c.id === i.customer_id)!.name)}`);
-    const mine = d.tickets.filter(
-      (t) => ids.includes(t.customer_id) && ['new', 'acknowledged', 'in_progress'].includes(t.status),
+    // The group has tickets of its own: those are its answer, and nothing of its locations is added.
+    const own = d.tickets.filter(
+      (t) => t.customer_id === group.id && ['new', 'acknowledged', 'in_progress'].includes(t.status),
     );
-    expect(mine.some((t) => t.customer_id === group.id)).toBe(true);
+    expect(own.length).toBeGreaterThan(0);
     const tickets = allText(await bot.ask(`tickets ${group.name}`));
-    expect(tickets).toContain(`${mine.length} ticket`);
-    for (const t of mine)
-      expect(tickets).toContain(`*${t.ticket_number}* · ${esc(d.customers.find((c) => c.id === t.customer_id)!.name)}`);
-    const names = expectedLocations(d, group.id)
-      .map((l) => l.name)
-      .join(', ');
-    for (const q of [`fillrate ${group.name}`, `rewash ${group.name}`, `short "${group.name}"`])
-      expect(allText(await bot.ask(q))).toContain(
-        `${group.name} is a group, supplied and billed through its locations: ask for one of them (${names}).`,
-      );
+    expect(tickets).toContain(`${own.length} ticket`);
+    for (const t of own) expect(tickets).toContain(`*${t.ticket_number}*`);
+    const theirs = d.tickets.filter((t) => ids.includes(t.customer_id));
+    for (const t of theirs) expect(tickets).not.toContain(`*${t.ticket_number}*`);
+    expect(tickets).not.toContain('of its own');
+    const names = locations.map((l) => l.name).join(', ');
+    const day = String.raw`\d{4}-\d\d-\d\d`;
+    expect(allText(await bot.ask(`fillrate ${group.name}`))).toMatch(
+      new RegExp(
+        `${group.name} is a group and has no deliveries of its own from ${day} to ${day}; ask for one of its locations \\(found by name\\): ${names}\\.`,
+      ),
+    );
+    expect(allText(await bot.ask(`rewash ${group.name}`))).toMatch(
+      new RegExp(
+        `${group.name} is a group and has no manifests or rewash of its own from ${day} to ${day}; ask for one of its locations \\(found by name\\): ${names}\\.`,
+      ),
+    );
+    expect(allText(await bot.ask(`short "${group.name}"`))).toContain(
+      `${group.name} is a group and has no cart counts of its own from ${addDays(TODAY, -6)} to ${TODAY}; ask for one of its locations (found by name): ${names}.`,
+    );
   });
 
   it('signals <unknown kind>: says so and lists the kinds, including those the API reports', async () => {

@@ -441,19 +441,11 @@ function allViews(): [string, Message][] {
   );
   const aged = ageInvoices(invoices, '2026-11-20', TZ);
   const rewash = computeRewashRate([], [], { from: '2026-10-01', to: '2026-10-30' });
+  // A group with no balance of its own, its locations' rows added and labelled (names that need escaping).
   const groupAr = computeAr(
-    [...balances, { ...balances[0]!, customer_id: 'g', customer_name: `${EVIL} Group` }],
+    [...balances, { ...balances[0]!, customer_id: 'g', customer_name: `${EVIL} Group`, balance_cents: 0 }],
     invoices,
-    [
-      ...customers,
-      {
-        id: 'g',
-        name: `${EVIL.split(' ')[0]} Group`,
-        is_group: true,
-        created_at: '2026-01-01T00:00:00.000Z',
-        departments: [],
-      },
-    ],
+    { customerId: 'g', customerName: `${EVIL} Group`, locations: customers.map((c) => c.name) },
   );
   return [
     ['help', helpMessage()],

@@ -6,31 +6,36 @@ import { computeBalances } from '../../../shared/reports/ar.ts';
 import * as col from '../columns.ts';
 import { grid } from '../columns.ts';
 import { type Context, choice } from '../context.ts';
-import { type Args, groupIds, type Impl, listing, opt, optCustomer } from './common.ts';
+import { type Args, type Impl, listing, locationIds, opt, optCustomer } from './common.ts';
 
 /**
- * Balance and aging per customer and per currency. A group's own row is $0 (it is billed per location): asked
- * for a group, every customer's rows are read and the group's and its locations' kept.
+ * Balance and aging per customer and per currency: the API's rows for the customer asked (every customer without
+ * one). With `locations`, a group that owes nothing of its own gets its suggested locations' rows added, labelled.
  */
-function receivables(ctx: Context, a: Args) {
+function receivables(ctx: Context, a: Args, locations = false) {
   const customer = optCustomer(ctx, a.customer);
-  const group = customer?.is_group ? customer : undefined;
-  let rows = ctx.rows('balance.list', { customerId: group ? undefined : customer?.id }, (c) => c.balance.list);
-  if (group) {
-    const ids = new Set([group.id, ...groupLocations(group, ctx.customers()).map((c) => c.id)]);
-    rows = rows.filter((r) => ids.has(r.customer_id));
-  }
-  return { ar: computeBalances(rows, ctx.customers()), customer };
+  const list = (customerId?: string) => ctx.rows('balance.list', { customerId }, (c) => c.balance.list);
+  const own = list(customer?.id);
+  if (!locations || !customer?.is_group || own.some((b) => b.balance_cents !== 0))
+    return { ar: computeBalances(own), customer, added: false };
+  const ids = new Set(groupLocations(customer, ctx.customers()).map((c) => c.id));
+  const rows = [...own, ...list().filter((r) => ids.has(r.customer_id))];
+  return {
+    ar: computeBalances(rows, undefined, { customerId: customer.id, customerName: customer.name }),
+    customer,
+    added: ids.size > 0,
+  };
 }
 
 export const ACCOUNTING_IMPLS: Record<string, Impl> = {
   LINEN_PO_STATUS(ctx, a) {
     const status = choice(a.status, 'status', PO_STATUSES) ?? 'active';
     const tz = ctx.settings.orgTimeZone;
-    const covered = groupIds(ctx, a);
-    const customerId = covered ? undefined : opt(ctx, a.customer);
-    const listed = ctx.rows('purchaseOrders.list', { customerId, status }, (c) => c.purchaseOrders.list);
-    const rows = covered ? listed.filter((p) => covered.has(p.customer_id)) : listed;
+    const list = (customerId?: string) =>
+      ctx.rows('purchaseOrders.list', { customerId, status }, (c) => c.purchaseOrders.list);
+    let rows = list(opt(ctx, a.customer));
+    const locations = rows.length ? null : locationIds(ctx, a);
+    if (locations) rows = list().filter((p) => locations.has(p.customer_id));
     return grid(ctx, computePoStatus(rows, today(tz), tz), [
       col.value('po_number', 'PO number'),
       col.label('status'),
@@ -53,21 +58,18 @@ export const ACCOUNTING_IMPLS: Record<string, Impl> = {
   },
 
   LINEN_AGING(ctx, a) {
-    const { ar, customer } = receivables(ctx, a);
-    const lines = ar.customers.flatMap((c) =>
-      c.billedPerLocation
-        ? c.billedPerLocation.totals.map((t) => ({
-            name: `${c.customerName} (billed per location: ${c.billedPerLocation!.locations.map((l) => l.customerName).join(', ')})`,
-            currency: t.currency,
-            aging: t.aging,
-            balance: t.balanceCents,
-          }))
-        : [{ name: c.customerName, currency: c.currency, aging: c.aging, balance: c.balanceCents }],
-    );
+    const { ar, customer, added } = receivables(ctx, a, true);
+    // Each line is the API's own row; the total is their sum, and says whose lines it adds.
+    const lines = ar.customers.map((c) => ({
+      name: c.locationOf ? `${c.customerName} (location of ${c.locationOf.customerName})` : c.customerName,
+      currency: c.currency,
+      aging: c.aging,
+      balance: c.balanceCents,
+    }));
     if (ar.customers.length > 1) {
       for (const t of ar.totals)
         lines.push({
-          name: customer ? `Total, ${customer.name}` : 'All customers',
+          name: customer ? `Total, ${customer.name}${added ? ' and its locations' : ''}` : 'All customers',
           currency: t.currency,
           aging: t.aging,
           balance: t.balanceCents,

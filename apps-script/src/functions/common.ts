@@ -3,7 +3,7 @@
  * a display number, and the tables made from listings.
  */
 
-import { coveredCustomers, type LinenApiSync, type SyncPaged } from '../../../shared/index.ts';
+import { groupLocations, type LinenApiSync, type SyncPaged } from '../../../shared/index.ts';
 import { type MANIFEST_NUMBER, parseDisplayNumber } from '../../../shared/reports/lookup.ts';
 import { type Columns, grid } from '../columns.ts';
 import { type Context, choice, isBlank, text, window } from '../context.ts';
@@ -43,15 +43,18 @@ interface ListingOptions<V> {
   /** The allowed values of the function's `status` or `stage` argument, sent as the filter of that name. */
   status?: readonly V[];
   stage?: readonly V[];
-  /** A group customer covers its locations: every customer's rows are listed and theirs kept. */
+  /** A group customer with no rows of its own shows its suggested locations' rows (each names its customer). */
   groups?: boolean;
 }
 
-/** For a group customer, the ids its answers cover (itself and its locations); null for any other. */
-export function groupIds(ctx: Context, a: Args): Set<string> | null {
+/**
+ * For a group customer, the ids of the locations its name suggests, whose rows stand in for it when it has none
+ * of its own; null for any other customer.
+ */
+export function locationIds(ctx: Context, a: Args): Set<string> | null {
   const customer = optCustomer(ctx, a.customer);
   if (!customer?.is_group) return null;
-  return new Set(coveredCustomers(customer, ctx.customers()).map((c) => c.id));
+  return new Set(groupLocations(customer, ctx.customers()).map((c) => c.id));
 }
 
 /**
@@ -71,10 +74,13 @@ export function listing<T extends Record<string, unknown>, V extends string = ne
         const filters: Filters<V> = o.dated === false ? { customerId: opt(ctx, a.customer) } : dated(ctx, a);
         if (o.status) filters.status = choice(a.status, 'status', o.status);
         if (o.stage) filters.stage = choice(a.stage, 'stage', o.stage);
-        const covered = o.groups ? groupIds(ctx, a) : null;
-        if (covered) delete filters.customerId;
-        const rows = ctx.rows(name, filters, list);
-        return grid(ctx, covered ? rows.filter((r) => covered.has(r.customer_id as string)) : rows, columns);
+        let rows = ctx.rows(name, filters, list);
+        const locations = o.groups && !rows.length ? locationIds(ctx, a) : null;
+        if (locations) {
+          delete filters.customerId;
+          rows = ctx.rows(name, filters, list).filter((r) => locations.has(r.customer_id as string));
+        }
+        return grid(ctx, rows, columns);
       },
   };
 }

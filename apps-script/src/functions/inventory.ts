@@ -1,10 +1,10 @@
 /** Inventory: what is short today, shortfall signals, par levels, units and carts, counts and balances. */
 
-import { lastNDays, today } from '../../../shared/dates.ts';
+import { addDays, lastNDays, today } from '../../../shared/dates.ts';
 import {
   COUNT_STATUSES,
-  checkNotGroup,
   computeShort,
+  groupWithoutOwn,
   SIGNAL_STATUSES,
   signalsOfKind,
   unitsOfPlace,
@@ -24,7 +24,6 @@ const carts = (ctx: Context, customerId: string | undefined, unitId?: string) =>
 export const INVENTORY_IMPLS: Record<string, Impl> = {
   LINEN_SHORT(ctx, a) {
     const customer = optCustomer(ctx, a.customer);
-    if (customer) checkNotGroup(customer, ctx.customers());
     let unitIds: Set<string> | undefined;
     if (!isBlank(a.department)) {
       if (!customer) throw new ArgError('Give the customer of the department or unit.');
@@ -38,6 +37,8 @@ export const INVENTORY_IMPLS: Record<string, Impl> = {
     const counts = ctx.cached('inventory.counts.recent', { customerId, day }, (c) =>
       c.inventory.counts({ customerId }).all(),
     );
+    if (customer?.is_group && !counts.length)
+      throw groupWithoutOwn(customer, ctx.customers(), 'cart counts', { from: addDays(day, -6), to: day });
     return grid(ctx, computeShort(counts, unitIds).lines, [
       col.customer('customerId', 'Customer'),
       col.value('unitName', 'Unit'),

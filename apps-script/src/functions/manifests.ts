@@ -2,8 +2,8 @@
 
 import { lastCompleteDays } from '../../../shared/dates.ts';
 import {
-  checkNotGroup,
   computeRewashRate,
+  groupWithoutOwn,
   MANIFEST_STATUSES,
   MANIFEST_TYPES,
   REWASH_STATUSES,
@@ -18,7 +18,6 @@ import { dated, displayNumber, type Impl, listing, opt, optCustomer, perElement 
 export const MANIFEST_IMPLS: Record<string, Impl> = {
   LINEN_REWASH_RATE(ctx, a) {
     const customer = ctx.customer(a.customer);
-    checkNotGroup(customer, ctx.customers());
     const given = window(ctx, a.from, a.to, false);
     if ((given.from === undefined) !== (given.to === undefined))
       throw new ArgError('Give both from and to, or neither for the last 30 whole days.');
@@ -30,6 +29,8 @@ export const MANIFEST_IMPLS: Record<string, Impl> = {
       ctx.rows('manifests.list', { customerId: customer.id, ...w, type: 'normal' as const }, (c) => c.manifests.list),
       w,
     );
+    if (customer.is_group && r.manifests + r.batches + r.voided === 0)
+      throw groupWithoutOwn(customer, ctx.customers(), 'manifests or rewash', w);
     if (fault !== 'all' && r.splitHidden)
       throw new ArgError(
         'Your laundry hides the split between soil fault and processing error from customers, so the rewash cannot be split by fault.',

@@ -1,7 +1,7 @@
 /** Quality tickets and delivery ratings. */
 
 import {
-  coveredCustomers,
+  groupLocations,
   newestFirst,
   parseTicketNumber,
   TICKET_STATUSES,
@@ -40,14 +40,18 @@ export const TICKET_IMPLS: Record<string, Impl> = {
     const w = window(ctx, a.from, a.to, false);
     const status = choice(a.status, 'status', TICKET_STATUSES);
     // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.
-    const tickets = (customer ? coveredCustomers(customer, ctx.customers()) : ctx.customers())
-      .flatMap((c) =>
-        tagTickets(
-          c.id,
-          ctx.rows('qualityTickets.list', { customerId: c.id, ...w, status }, (x) => x.qualityTickets.list),
-        ),
-      )
-      .sort(newestFirst);
+    const ticketsOf = (customers: readonly { id: string }[]) =>
+      customers
+        .flatMap((c) =>
+          tagTickets(
+            c.id,
+            ctx.rows('qualityTickets.list', { customerId: c.id, ...w, status }, (x) => x.qualityTickets.list),
+          ),
+        )
+        .sort(newestFirst);
+    let tickets = ticketsOf(customer ? [customer] : ctx.customers());
+    // A group with no tickets of its own: its suggested locations' tickets, each naming its customer.
+    if (customer?.is_group && !tickets.length) tickets = ticketsOf(groupLocations(customer, ctx.customers()));
     return grid(ctx, tickets, [
       'ticket_number',
       col.customer('customerId', 'Customer'),

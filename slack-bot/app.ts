@@ -6,7 +6,14 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type App as AppType, type Authorize, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import {
+  App,
+  type App as AppType,
+  type Authorize,
+  type CodedError,
+  HTTPReceiver,
+  SocketModeReceiver,
+} from '@slack/bolt';
 import { type FetchFunction, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
@@ -24,6 +31,7 @@ import {
 import { type HealthServer, startHealthServer } from './health-server.ts';
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
+import { unroutableAuthorization, unroutableReceiverHandlers } from './listeners/unroutable.ts';
 import { type BotLogger, createLogger } from './logger.ts';
 import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
 import { guardSlackRequests, MAX_BODY_BYTES } from './request-guard.ts';
@@ -212,6 +220,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       token: config.slack.botToken,
       receiver,
       socketMode: true,
+      extendedErrorHandler: true,
       logger,
       logLevel: logger.getLevel(),
       clientOptions,
@@ -224,6 +233,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       logger,
       processBeforeResponse: false,
       bodyLimit: MAX_BODY_BYTES,
+      // A payload the bot cannot route gets a 200 and an info line, not Bolt's 500 (or 404) and error line.
+      ...unroutableReceiverHandlers(),
       ...multiWorkspaceReceiverOptions(config, store),
     });
     // Bolt's server calls `requestListener` for every request: the checks go in front of it.
@@ -235,15 +246,26 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       warn: (line) => logger.warn(line),
     });
     const auth = multi?.authorize ? { authorize: multi.authorize } : { token: config.slack.botToken };
-    app = new App({ ...auth, receiver, logger, logLevel: logger.getLevel(), clientOptions });
+    app = new App({
+      ...auth,
+      receiver,
+      extendedErrorHandler: true,
+      logger,
+      logLevel: logger.getLevel(),
+      clientOptions,
+    });
   }
   if (config.slack.oauth && config.encryption) {
     const installations = new SqlInstallationStore({ db: store.executor, box: config.encryption.box });
     registerWorkspaceEvents(app, { db: store.executor, installations, logger });
   }
 
-  app.error(async (err) => {
-    logger.error(`unhandled error in a listener: ${(err as Error).name}: ${(err as Error).message}`);
+  // `extendedErrorHandler`: the handler is given the payload too.
+  app.error(async ({ error, body }: { error: CodedError; body: unknown }) => {
+    // Multi-workspace mode: a payload naming no workspace has no installation to authorize it.
+    const unroutable = unroutableAuthorization(error, body, multi !== undefined);
+    if (unroutable) logger.info(`ignored ${unroutable}`);
+    else logger.error(`unhandled error in a listener: ${error.name}: ${error.message}`);
   });
   registerListeners(app, {
     workspaces,

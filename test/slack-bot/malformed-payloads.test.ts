@@ -1,10 +1,12 @@
 /**
  * Malformed but correctly signed payloads, posted to the real receiver: each is answered or ignored, never an
- * HTTP 500, never an unacknowledged request, and the log has no error line, no "unhandled" and no stack.
+ * HTTP 500, never an unacknowledged request, and the log has no error line, no "unhandled" and no stack. One the
+ * bot ignores has exactly one info line saying so, in single- and multi-workspace mode alike.
  */
-import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useHttpBot } from '../support/http-bot-suite.ts';
-import { allText, SIGNING_SECRET } from '../support/slack-harness.ts';
+import { allText, type BotUnderTest, SIGNING_SECRET } from '../support/slack-harness.ts';
 import { blockActionsBody, commandBody, postSigned } from '../support/slack-sign.ts';
 
 const suite = useHttpBot();
@@ -51,6 +53,21 @@ function view(type: 'view_submission' | 'view_closed', callbackId: string): stri
     is_enterprise_install: false,
   });
 }
+
+/** The workspace and user of a payload Slack sends from a workspace. */
+const WHO = {
+  team: { id: 'T0LINEN', domain: 'linen-test' },
+  user: { id: 'U0COORD', username: 'coordinator', name: 'coordinator', team_id: 'T0LINEN' },
+  api_app_id: 'A0LINEN',
+};
+
+/** Payloads the bot cannot route: Slack never sends them, anyone with the signing secret can. */
+const UNROUTABLE = {
+  /** No team, user or channel: nothing to route the click by (Bolt reads `user` before any listener). */
+  noWhoOrWhere: form({ type: 'block_actions', actions: [{ action_id: 'linen_share', value: 'z'.repeat(3000) }] }),
+  /** No `actions` at all: Bolt does not recognize it as a click. */
+  noActions: form({ type: 'block_actions', ...WHO, response_url: 'https://hooks.slack.invalid/x' }),
+};
 
 /** How the bot must deal with a case: answer through response_url (with text matching), or log that it ignored it. */
 type Expect = { answer: RegExp } | { ignored: RegExp };
@@ -138,6 +155,31 @@ const CASES: Case[] = [
     expect: { ignored: /a click with no action/ },
   },
   {
+    name: 'a Share click without team, user or channel',
+    body: () => UNROUTABLE.noWhoOrWhere,
+    expect: { ignored: /a click with no user/ },
+  },
+  {
+    name: 'a click without actions',
+    body: () => UNROUTABLE.noActions,
+    expect: { ignored: /a click with no action/ },
+  },
+  {
+    name: 'a view submission without a view',
+    body: () => form({ type: 'view_submission', ...WHO }),
+    expect: { ignored: /a view submission with no view/ },
+  },
+  {
+    name: 'a shortcut without a callback_id',
+    body: () => form({ type: 'shortcut', trigger_id: '1.2.6', ...WHO }),
+    expect: { ignored: /a shortcut with no callback_id/ },
+  },
+  {
+    name: 'a message action without a callback_id',
+    body: () => form({ type: 'message_action', channel: { id: 'C0LINEN' }, message: { ts: '1.2' }, ...WHO }),
+    expect: { ignored: /a message action with no callback_id/ },
+  },
+  {
     name: 'a view submission for a view the bot did not open',
     body: () => view('view_submission', 'not_ours'),
     expect: { ignored: /view not_ours is not one the bot opened/ },
@@ -168,6 +210,49 @@ describe('malformed but signed payloads', () => {
       }
       const lines = suite.bot.logs.slice(from);
       expect(lines.filter((l) => BAD_LINE.test(l))).toEqual([]);
+      if ('ignored' in c.expect) expect(infoLines(lines, c.expect.ignored)).toHaveLength(1);
+    });
+  }
+});
+
+/** The lines about the payload at info or above: exactly one, the one saying it was ignored. */
+const infoLines = (lines: string[], about: RegExp) => lines.filter((l) => / INFO /.test(l) && about.test(l));
+
+describe('unroutable payloads in multi-workspace mode (OAuth installation store)', () => {
+  let bot: BotUnderTest;
+  beforeAll(async () => {
+    bot = await suite.h.startBotWith(
+      {
+        SLACK_BOT_TOKEN: undefined,
+        LINEN_API_KEY: undefined,
+        SLACK_CLIENT_ID: suite.h.slack.oauth.clientId,
+        SLACK_CLIENT_SECRET: suite.h.slack.oauth.clientSecret,
+        SLACK_STATE_SECRET: 'state-secret-0123456789abcdef',
+        SLACK_OAUTH_AUTHORIZE_URL: suite.h.slack.authorizeUrl,
+        LINEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      },
+      { start: { digests: { worker: false } } },
+    );
+  }, 120_000);
+
+  const cases: [string, () => string, RegExp][] = [
+    ['a Share click without team, user or channel', () => UNROUTABLE.noWhoOrWhere, /a click with no user/],
+    [
+      'a click from a user of no workspace',
+      () => form({ type: 'block_actions', user: { id: 'U0COORD' }, actions: [{ action_id: 'linen_share' }] }),
+      /a click with no team/,
+    ],
+    ['a click without actions', () => UNROUTABLE.noActions, /a click with no action/],
+  ];
+  for (const [name, body, ignored] of cases) {
+    it(`${name}: ignored, 200, one info line, no error in the log`, async () => {
+      const from = bot.logs.length;
+      const r = await postSigned(bot.url, SIGNING_SECRET, body());
+      expect(r.status).toBe(200);
+      await bot.waitForLog(ignored);
+      const lines = bot.logs.slice(from);
+      expect(lines.filter((l) => BAD_LINE.test(l))).toEqual([]);
+      expect(infoLines(lines, ignored)).toHaveLength(1);
     });
   }
 });

@@ -1,12 +1,14 @@
 /**
- * Payloads the bot never asked for, acknowledged and logged at info, nothing else: clicks on action_ids it did
- * not write, clicks with no action, view submissions of views it did not open (it opens only the `linen_connect`
- * modal) and closings, and shortcuts (its manifest declares none). Acknowledging them keeps Bolt from answering 404 after 3 s with an error line.
+ * Payloads the bot never asked for, acknowledged and logged at info, nothing else: payloads it cannot route (see
+ * unroutable.ts), clicks on action_ids it did not write, view submissions of views it did not open (it opens only
+ * the `linen_connect` modal) and closings, and shortcuts (its manifest declares none). Acknowledging them keeps
+ * Bolt from answering 404 after 3 s with an error line.
  */
-import type { AnyMiddlewareArgs, App } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { ACTION } from '../../views/common.ts';
 import { CONNECT_CALLBACK } from '../../workspaces/connect-modal.ts';
 import type { BotDeps } from '../index.ts';
+import { ignoreUnroutable } from '../unroutable.ts';
 
 /** Every action_id the bot writes: `linen_share`, `linen_pdf:<n>`, `linen_rerun:<n>`. Anything else is not ours. */
 const NOT_OURS = new RegExp(`^(?!(?:${ACTION.share}$|${ACTION.pdf}:|${ACTION.rerun}:))`);
@@ -14,20 +16,9 @@ const NOT_OURS = new RegExp(`^(?!(?:${ACTION.share}$|${ACTION.pdf}:|${ACTION.rer
 /** The one view the bot opens and answers the submission of: the connect modal. */
 const NOT_OUR_VIEW = new RegExp(`^(?!${CONNECT_CALLBACK}$)`);
 
-/** Bolt's ack for the payloads that have one (all those handled here). */
-type WithAck = AnyMiddlewareArgs & { ack?: () => Promise<void> };
-
 export function register(app: App, deps: BotDeps): void {
-  // A block_actions payload without an action matches no listener: end it here, before listener matching.
-  app.use(async (args) => {
-    const body = args.body as { type?: unknown; actions?: unknown };
-    if (body.type === 'block_actions' && (!Array.isArray(body.actions) || body.actions.length === 0)) {
-      await (args as WithAck).ack?.();
-      deps.logger.info('ignored a click with no action');
-      return;
-    }
-    await args.next();
-  });
+  // A payload no listener could match (a click with no action, no callback_id) ends here, before matching.
+  app.use(ignoreUnroutable(deps.logger));
 
   app.action(NOT_OURS, async ({ ack, action }) => {
     await ack();

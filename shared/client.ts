@@ -8,6 +8,7 @@ import type { AsyncTransport, Operation, SyncTransport } from './core/effects.ts
 import { DEFAULT_PACING, Pacer, type PacingOptions, type RequestPacer } from './core/pacing.ts';
 import { DEFAULT_RETRY } from './core/retry.ts';
 import { runAsync, runSync } from './core/run.ts';
+import type { AnswerSharing } from './core/send.ts';
 import { isValidTimeZone } from './dates.ts';
 import { ConfigurationError } from './errors.ts';
 import { AsyncPaged, SyncPaged } from './paged.ts';
@@ -46,6 +47,8 @@ export interface LinenClientOptions {
 
 export interface AsyncClientOptions extends LinenClientOptions {
   transport: AsyncTransport;
+  /** Answers shared with other clients of the key (Node: `sharedAnswers` in `node.ts`). */
+  sharing?: AnswerSharing | undefined;
 }
 
 export interface SyncClientOptions extends LinenClientOptions {
@@ -157,7 +160,7 @@ function bind<Out>(defs: Defs | ApiDefs, wrap: (d: CallDef<unknown> | ListDef<un
 
 /** The async client (Node). See `node.ts` for the variant with the undici transport built in. */
 export function createLinenClient(options: AsyncClientOptions): LinenClient {
-  const ctx = resolveContext(options, 300_000);
+  const ctx: ResourceContext = { ...resolveContext(options, 300_000), sharing: options.sharing };
   const transport = options.transport;
   const runOpts = options.now ? { now: options.now } : {};
   const exec = <R>(op: Operation<R>, signal?: AbortSignal) => runAsync(op, transport, { ...runOpts, signal });

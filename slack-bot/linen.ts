@@ -2,13 +2,14 @@
  * The bot's access to the Linen API for the workspace's key: two clients (undici, keep-alive) sharing the key's
  * pacing (with the bot's other clients of the key too, and across replicas with PostgreSQL), with different time
  * budgets: `client` for a person waiting on a command or a button (short), `backgroundClient` for digests (long). Plus a short-lived cache of the key's customers so that resolving a
- * name typed in a command does not cost a request every time.
+ * name typed in a command does not cost a request every time. Both clients share their answers with every client
+ * of the key in the process (`processAnswers`): the same question asked by many at once costs one request.
  */
 
 import type { RequestPacer } from '../shared/core/pacing.ts';
 import { ConfigurationError, InvalidParamsError, NotFoundError } from '../shared/errors.ts';
 import { normalizeName } from '../shared/names.ts';
-import { createLinenClient, DEFAULT_PACING, type LinenClient, Pacer } from '../shared/node.ts';
+import { createLinenClient, DEFAULT_PACING, type LinenClient, Pacer, processAnswers } from '../shared/node.ts';
 import { closeMatches, resolveCustomerFrom } from '../shared/reports/lookup.ts';
 import type { Customer } from '../shared/schemas/customers.ts';
 
@@ -72,6 +73,7 @@ export class LinenService {
         timeZone: options.timeZone,
         pacing,
         userAgent: 'linen-connect-slack/0.1',
+        sharedAnswers: processAnswers,
       };
       this.#client = createLinenClient({ ...common, ...INTERACTIVE_BUDGET });
       this.#background = createLinenClient({ ...common, ...BACKGROUND_BUDGET });

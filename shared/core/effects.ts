@@ -48,11 +48,20 @@ export interface PaceEffect {
   t: 'pace';
   ask: () => unknown;
 }
-export type Effect = HttpEffect | SleepEffect | NowEffect | PaceEffect;
+/**
+ * Wait for a response another operation is fetching (the Node client's answers shared by the clients of one key).
+ * `until` is given the caller's abort signal, so a caller that gives up stops waiting without stopping the others.
+ * Only the async runner performs it: the blocking clients share no answers.
+ */
+export interface WaitEffect {
+  t: 'wait';
+  until: (signal: AbortSignal | undefined) => Promise<HttpResponse>;
+}
+export type Effect = HttpEffect | SleepEffect | NowEffect | PaceEffect | WaitEffect;
 
 /**
- * What the runner sends back into the generator: the response for `http`, epoch milliseconds for `now`,
- * the pacer's answer for `pace`, nothing for `sleep`. A transport failure is thrown into the generator instead.
+ * What the runner sends back into the generator: the response for `http` and `wait`, epoch milliseconds for
+ * `now`, the pacer's answer for `pace`, nothing for `sleep`. A transport failure is thrown into the generator instead.
  */
 export type EffectResult = HttpResponse | number | PaceAnswer | undefined;
 
@@ -82,6 +91,11 @@ export function syncPaceAnswer(eff: PaceEffect): EffectResult {
   const answer = eff.ask();
   if (answer instanceof Promise) throw new TypeError('a blocking client needs a pacer that answers synchronously');
   return answer as EffectResult;
+}
+
+/** What a blocking runner does with a `wait` effect, which only clients sharing answers (Node) yield. */
+export function cannotWait(): never {
+  throw new TypeError('a blocking client cannot wait for a shared answer');
 }
 
 /** A transport that blocks, such as Apps Script's `UrlFetchApp` (`muteHttpExceptions: true`). */

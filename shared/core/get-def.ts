@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { singleEnvelope } from '../schemas/common.ts';
 import type { CallDef } from './defs.ts';
 import { parseJson } from './parse-json.ts';
-import { type CoreConfig, send } from './send.ts';
+import { answer, type CoreConfig } from './send.ts';
 
 export interface GetSpec<S extends z.ZodMiniType> {
   path: string;
@@ -18,7 +18,7 @@ export function getDef<S extends z.ZodMiniType>(cfg: CoreConfig, spec: GetSpec<S
     kind: 'call',
     endpoint,
     *op(budget) {
-      const env = yield* send(
+      const env = yield* answer(
         cfg,
         {
           endpoint,

@@ -9,7 +9,7 @@ import { checkLimit, queryString } from '../params.ts';
 import { listEnvelope } from '../schemas/common.ts';
 import type { ListDef, Page } from './defs.ts';
 import { parseJson } from './parse-json.ts';
-import { type Budget, type CoreConfig, send } from './send.ts';
+import { answer, type Budget, type CoreConfig } from './send.ts';
 import { nextCursor } from './walk.ts';
 
 export interface ListSpec<S extends z.ZodMiniType> {
@@ -38,7 +38,7 @@ export function listDef<S extends z.ZodMiniType>(cfg: CoreConfig, spec: ListSpec
     const q: Record<string, string | undefined> = { ...spec.query, ...(window ?? {}) };
     if (limit !== undefined) q.limit = String(limit);
     if (cursor !== undefined) q.cursor = cursor;
-    const env = yield* send(
+    const env = yield* answer(
       cfg,
       {
         endpoint,

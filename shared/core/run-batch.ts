@@ -6,6 +6,7 @@
  * requests than the pacer allowed, and an operation told to wait sleeps while the others go on.
  */
 import {
+  cannotWait,
   type Effect,
   type EffectResult,
   type HttpRequest,
@@ -56,6 +57,8 @@ export function runSyncBatch<T>(
         } else if (eff.t === 'sleep') {
           parked.set(i, { t: 'sleep', until: clock() + eff.ms });
           return;
+        } else if (eff.t === 'wait') {
+          cannotWait();
         } else {
           parked.set(i, { t: 'http', req: eff.req, timeoutMs: eff.timeoutMs });
           return;

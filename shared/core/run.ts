@@ -4,6 +4,7 @@
  */
 import {
   type AsyncTransport,
+  cannotWait,
   type Effect,
   type EffectResult,
   type Operation,
@@ -40,8 +41,10 @@ export function runSync<T>(
       result = undefined;
     } else if (eff.t === 'pace') {
       result = syncPaceAnswer(eff);
-    } else {
+    } else if (eff.t === 'now') {
       result = clock();
+    } else {
+      cannotWait();
     }
     step = op.next(result);
   }
@@ -54,7 +57,7 @@ export interface AsyncRunOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-function abortError(signal: AbortSignal): Error {
+export function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error) return reason;
   const e = new Error('The operation was aborted');
@@ -98,6 +101,8 @@ export async function runAsync<T>(
         result = undefined;
       } else if (eff.t === 'pace') {
         result = (await eff.ask()) as EffectResult;
+      } else if (eff.t === 'wait') {
+        result = await eff.until(signal);
       } else {
         result = clock();
       }

@@ -30,6 +30,13 @@ export interface CoreConfig {
   requestTimeoutMs: number;
   pacer: RequestPacer | null;
   random: () => number;
+  /** Node only: answers shared by the process's clients of this key (see `shared/sharing/`). */
+  sharing?: AnswerSharing | undefined;
+}
+
+/** Answers one JSON request for a caller, possibly with a response fetched once for several callers. */
+export interface AnswerSharing {
+  answer<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget): Operation<T>;
 }
 
 /** Shared by the requests of one call (e.g. all pages of one walk): the instant the call must end by. */
@@ -88,6 +95,11 @@ export function buildRequest(cfg: CoreConfig, url: string, responseType: Respons
       'user-agent': cfg.userAgent,
     },
   };
+}
+
+/** The answer to one JSON request: shared with the key's other callers when the client shares answers, else sent. */
+export function answer<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget): Operation<T> {
+  return cfg.sharing ? cfg.sharing.answer(cfg, spec, budget) : send(cfg, spec, budget);
 }
 
 /** Send one request with pacing and retries, within the budget; return the parsed result. */

@@ -1,13 +1,18 @@
 /**
  * Billing: weekly or monthly invoices built from the billed amounts of delivered manifests, hidden draft, void
  * and written-off invoices, purchase orders that invoices draw down, and (in payments.ts) how they were paid.
+ *
+ * Billing periods follow the calendar (weeks from Monday, months from the 1st) and each invoice draws from the
+ * stream of its customer, department group and period, so an invoice keeps its id, number and amounts from one
+ * day to the next; only its status, balance and payments move on.
  */
 import type { Invoice, LocalDate, Manifest, Payment, PurchaseOrder } from '../model.ts';
-import { numberByYear } from './numbers.ts';
+import { monthIndex, weekIndex } from './calendar.ts';
+import { numberByDay } from './numbers.ts';
 import { type CustomerRt, cmp, customerByCode, type Org } from './org.ts';
-import { settleInvoices } from './payments.ts';
+import { type Billed, settleInvoices } from './payments.ts';
 import { pad, type Rng } from './prng.ts';
-import { addDays, type Clock, isoOf } from './time.ts';
+import { addDays, type Clock, daysBetween, isoOf } from './time.ts';
 
 export interface Accounting {
   invoices: Invoice[];
@@ -21,23 +26,25 @@ interface Period {
   issue: LocalDate;
 }
 
-function periods(cadence: 'weekly' | 'monthly', firstDay: LocalDate, today: LocalDate): Period[] {
+/** The provider's invoice numbers per day, across all its customers. */
+const INVOICES_PER_DAY = 23.6;
+/** Invoices issued this many days before the first day are drawn too: the group's payments may include them. */
+const PAYMENT_LEAD_DAYS = 80;
+/** A draft stays unsent this long after it is issued (the newest Mercy West invoice). */
+const DRAFT_DAYS = 14;
+
+/** Periods whose invoice is issued from `from` to `to`. */
+function periodsIssued(cadence: 'weekly' | 'monthly', from: LocalDate, to: LocalDate): Period[] {
   const out: Period[] = [];
   if (cadence === 'weekly') {
-    let start = firstDay;
-    while (new Date(`${start}T00:00:00Z`).getUTCDay() !== 1) start = addDays(start, 1);
-    while (addDays(start, 7) <= today) {
-      out.push({ start, end: addDays(start, 6), issue: addDays(start, 7) });
-      start = addDays(start, 7);
-    }
+    let issue = from;
+    while (new Date(`${issue}T00:00:00Z`).getUTCDay() !== 1) issue = addDays(issue, 1);
+    for (; issue <= to; issue = addDays(issue, 7))
+      out.push({ start: addDays(issue, -7), end: addDays(issue, -1), issue });
     return out;
   }
-  let start = firstDay.endsWith('-01') ? firstDay : nextMonth(firstDay);
-  while (nextMonth(start) <= today) {
-    const next = nextMonth(start);
-    out.push({ start, end: addDays(next, -1), issue: next });
-    start = next;
-  }
+  for (let issue = from.endsWith('-01') ? from : nextMonth(from); issue <= to; issue = nextMonth(issue))
+    out.push({ start: previousMonth(issue), end: addDays(issue, -1), issue });
   return out;
 }
 
@@ -46,8 +53,13 @@ function nextMonth(day: LocalDate): LocalDate {
   return m === 12 ? `${y + 1}-01-01` : `${y}-${pad(m + 1, 2)}-01`;
 }
 
+function previousMonth(first: LocalDate): LocalDate {
+  const [y, m] = first.split('-').map(Number) as [number, number];
+  return m === 1 ? `${y - 1}-12-01` : `${y}-${pad(m - 1, 2)}-01`;
+}
+
 export function buildAccounting(
-  rng: Rng,
+  root: Rng,
   clock: Clock,
   org: Org,
   firstDay: LocalDate,
@@ -68,27 +80,30 @@ export function buildAccounting(
     return total;
   };
 
-  const invoices: Invoice[] = [];
-  const customerOf = new Map<Invoice, CustomerRt>();
+  // Every invoice issued in the window (and a little before, for the payments) is drawn, shown or not: the
+  // numbers of a day are ranked over all of its invoices.
+  const drawn: Billed[] = [];
   for (const c of org.customers) {
     const billing = c.spec.billing;
     if (!billing) continue;
     const allDepts: (string | null)[] = [...c.depts.map((d) => d.id), ...(c.wide ? [null] : [])];
     const groups: (string | null)[][] = billing.mode === 'consolidated' ? [allDepts] : allDepts.map((d) => [d]);
-    for (const p of periods(billing.cadence, firstDay, clock.today)) {
-      for (const deptIds of groups) {
-        const subtotal = amountFor(c, deptIds, p);
-        if (subtotal <= 0) continue;
+    for (const p of periodsIssued(billing.cadence, addDays(firstDay, -PAYMENT_LEAD_DAYS), clock.today)) {
+      groups.forEach((deptIds, groupIndex) => {
+        const rng = root.fork(`invoice/${c.spec.code}/${groupIndex}@${p.start}`);
         const minute = 360 + rng.int(0, 3600) / 60;
         const issuedMs = clock.ms(p.issue, minute);
-        let sentMs = issuedMs + rng.int(10, 2880) * 60_000;
-        // Drawn whatever the hour, so later invoices do not depend on it.
+        const id = rng.id();
+        const plannedSentMs = issuedMs + rng.int(10, 2880) * 60_000;
         const sentSoon = issuedMs + rng.int(5, 60) * 60_000;
-        if (sentMs > clock.nowMs) sentMs = sentSoon;
+        // Until it is sent as planned, an invoice shows as sent soon after issue.
+        const sentMs = plannedSentMs > clock.nowMs ? sentSoon : plannedSentMs;
+        const shown = p.start >= firstDay;
+        const subtotal = shown ? amountFor(c, deptIds, p) : 0;
         const surcharges = Math.round(subtotal * billing.surchargeRate);
         const tax = Math.round((subtotal + surcharges) * billing.taxRate);
         const invoice: Invoice = {
-          id: rng.id(),
+          id,
           invoice_number: '',
           status: 'sent',
           customer_id: c.id,
@@ -105,16 +120,31 @@ export function buildAccounting(
           currency: c.currency,
           purchase_order_id: null,
         };
-        invoices.push(invoice);
-        customerOf.set(invoice, c);
-      }
+        drawn.push({
+          invoice,
+          customer: c,
+          rng,
+          groupIndex,
+          periodStart: p.start,
+          sentMs: plannedSentMs,
+          shown: shown && subtotal > 0,
+        });
+      });
     }
   }
+  numberByDay(drawn, {
+    prefix: 'PLS',
+    digits: 6,
+    perDay: INVOICES_PER_DAY,
+    day: (b) => clock.localDay(b.invoice.issued_at),
+    order: (a, b) => cmp(a.invoice.issued_at, b.invoice.issued_at) || cmp(a.invoice.id, b.invoice.id),
+    assign: (b, number) => (b.invoice.invoice_number = number),
+  });
 
-  numberInvoices(rng, clock, invoices);
-  hideSome(org, invoices);
-  const payments = settleInvoices(rng, clock, org, invoices, customerOf);
-  const purchase_orders = buildPurchaseOrders(rng, clock, org, firstDay, invoices);
+  hideSome(clock, drawn);
+  const payments = settleInvoices(root, clock, org, drawn);
+  const invoices = drawn.filter((b) => b.shown).map((b) => b.invoice);
+  const purchase_orders = buildPurchaseOrders(root, clock, org, invoices);
 
   const newestFirst =
     <T extends { id: string }>(field: (x: T) => string) =>
@@ -127,135 +157,110 @@ export function buildAccounting(
   };
 }
 
-/** `PLS-YY-######` in issue order, one sequence per calendar year. */
-function numberInvoices(rng: Rng, clock: Clock, invoices: Invoice[]): void {
-  const ordered = invoices.slice().sort((a, b) => cmp(a.issued_at, b.issued_at) || cmp(a.id, b.id));
-  numberByYear(ordered, {
-    prefix: 'PLS',
-    digits: 6,
-    day: (inv) => clock.localDay(inv.issued_at),
-    start: (_year, earliest) => (earliest ? rng.int(4_000, 9_000) : 1),
-    assign: (inv, number) => (inv.invoice_number = number),
-  });
-}
-
-/** A draft not yet sent, a voided invoice and a written-off one: kept, never served. */
-function hideSome(org: Org, invoices: Invoice[]): void {
-  const of = (code: string): Invoice[] => {
-    const id = customerByCode(org, code).id;
-    return invoices.filter((i) => i.customer_id === id).sort((a, b) => cmp(a.issued_at, b.issued_at));
-  };
-  const westSide = of('MWSC');
-  const draft = westSide[westSide.length - 1];
-  if (draft) {
-    draft.status = 'draft';
-    draft.sent_at = draft.issued_at;
+/**
+ * Kept, never served: Mercy West's newest invoice while it is a draft (its first two weeks), one St. Luke's
+ * invoice in 24 weeks voided and one Harborview invoice in four months written off.
+ */
+function hideSome(clock: Clock, drawn: Billed[]): void {
+  const newestWestSide = drawn
+    .filter((b) => b.shown && b.customer.spec.code === 'MWSC')
+    .sort((a, b) => cmp(b.invoice.issued_at, a.invoice.issued_at) || cmp(a.invoice.id, b.invoice.id))[0];
+  if (newestWestSide && daysBetween(clock.localDay(newestWestSide.invoice.issued_at), clock.today) < DRAFT_DAYS) {
+    newestWestSide.invoice.status = 'draft';
+    newestWestSide.invoice.sent_at = newestWestSide.invoice.issued_at;
   }
-  const stLukes = of('SLMC');
-  const voided = stLukes[Math.max(0, stLukes.length - 10)];
-  if (voided) {
-    voided.status = 'void';
-    voided.balance_cents = 0;
-  }
-  const hotel = of('HH');
-  const writtenOff = hotel[0];
-  if (writtenOff) {
-    writtenOff.status = 'written_off';
-    writtenOff.balance_cents = 0;
+  for (const b of drawn) {
+    const { code } = b.customer.spec;
+    if (code === 'SLMC' && weekIndex(b.periodStart) % 24 === 5) {
+      b.invoice.status = 'void';
+      b.invoice.balance_cents = 0;
+    } else if (code === 'HH' && b.groupIndex === 0 && monthIndex(b.periodStart) % 4 === 0) {
+      b.invoice.status = 'written_off';
+      b.invoice.balance_cents = 0;
+    }
   }
 }
 
-function buildPurchaseOrders(
-  rng: Rng,
-  clock: Clock,
-  org: Org,
-  firstDay: LocalDate,
-  invoices: Invoice[],
-): PurchaseOrder[] {
+/**
+ * Purchase orders by fixed terms: Mercy General's half-year orders (the current one active, the last closed),
+ * Harborview's yearly order from April, Lakeshore's order for the next quarter (pending) and St. Luke's order
+ * for the current half-year (cancelled). Each term's order draws from its own stream.
+ */
+function buildPurchaseOrders(root: Rng, clock: Clock, org: Org, invoices: Invoice[]): PurchaseOrder[] {
   const orders: PurchaseOrder[] = [];
-  const publicOf = (c: CustomerRt): Invoice[] =>
-    invoices.filter(
-      (i) => i.customer_id === c.id && (i.status === 'sent' || i.status === 'partially_paid' || i.status === 'paid'),
-    );
   const add = (
     c: CustomerRt,
-    poNumber: string,
     status: PurchaseOrder['status'],
     start: LocalDate,
-    months: number,
-    headroom: (spent: number) => number,
-    draws: boolean,
+    end: LocalDate,
+    number: (rng: Rng) => string,
+    total: number,
   ): void => {
+    const rng = root.fork(`purchase-order/${c.spec.code}@${start}`);
     const startedMs = clock.ms(start, 0);
-    const expiresMs = clock.ms(addDays(start, Math.round(months * 30.5)), 0) - 1000;
+    const expiresMs = clock.ms(end, 0) - 1000;
     const po: PurchaseOrder = {
       id: rng.id(),
       customer_id: c.id,
-      po_number: poNumber,
+      po_number: number(rng),
       status,
-      total_cents: 0,
+      total_cents: total,
       spent_cents: 0,
       remaining_cents: 0,
       currency: c.currency,
       started_at: isoOf(startedMs),
       expires_at: isoOf(expiresMs),
     };
-    let spent = 0;
-    if (draws) {
-      for (const inv of publicOf(c)) {
+    if (status === 'active' || status === 'closed') {
+      for (const inv of invoices) {
+        if (inv.customer_id !== c.id || inv.purchase_order_id !== null) continue;
+        if (inv.status !== 'sent' && inv.status !== 'partially_paid' && inv.status !== 'paid') continue;
         const at = Date.parse(inv.sent_at);
-        if (at >= startedMs && at < expiresMs && inv.purchase_order_id === null) {
+        if (at >= startedMs && at < expiresMs) {
           inv.purchase_order_id = po.id;
-          spent += inv.total_cents;
+          po.spent_cents += inv.total_cents;
         }
       }
     }
-    po.spent_cents = spent;
-    po.total_cents = spent + headroom(spent);
-    po.remaining_cents = po.total_cents - spent;
+    po.remaining_cents = Math.max(0, po.total_cents - po.spent_cents);
+    po.total_cents = po.spent_cents + po.remaining_cents;
     orders.push(po);
   };
-  const roundUp = (cents: number, step: number): number => Math.ceil(cents / step) * step;
+  const today = clock.today;
+  const year = Number(today.slice(0, 4));
+  const half = (y: number, h: number): LocalDate => `${y + Math.floor(h / 2)}-${h % 2 === 0 ? '01' : '07'}-01`;
+  const h = Number(today.slice(5, 7)) <= 6 ? 0 : 1;
   const mgh = customerByCode(org, 'MGH');
-  const hh = customerByCode(org, 'HH');
-  const year = clock.today.slice(0, 4);
-  const closedStart = addDays(firstDay, -20);
+  const mghNumber = (start: LocalDate) => (rng: Rng) => `PO-MGH-${start.slice(0, 4)}-0${rng.int(100, 999)}`;
+  add(mgh, 'closed', half(year, h - 1), half(year, h), mghNumber(half(year, h - 1)), 50_000_000);
+  add(mgh, 'active', half(year, h), half(year, h + 1), mghNumber(half(year, h)), 50_000_000);
+  const hotelYear = today.slice(5) >= '04-01' ? year : year - 1;
   add(
-    mgh,
-    `PO-MGH-${Number(year) - 1}-0${rng.int(100, 999)}`,
-    'closed',
-    closedStart,
-    3,
-    (s) => roundUp(s, 500_000) - s + 250_000,
-    true,
-  );
-  add(
-    mgh,
-    `PO-MGH-${year}-0${rng.int(100, 999)}`,
+    customerByCode(org, 'HH'),
     'active',
-    addDays(closedStart, Math.round(3 * 30.5)),
-    12,
-    (s) => roundUp(s * 2.4, 1_000_000) - s,
-    true,
+    `${hotelYear}-04-01`,
+    `${hotelYear + 1}-04-01`,
+    (rng) => `45000${rng.digits(5)}`,
+    45_000_000,
   );
-  add(hh, `45000${rng.digits(5)}`, 'active', addDays(firstDay, 35), 12, (s) => roundUp(s * 1.8, 500_000) - s, true);
+  const quarter = Math.floor((Number(today.slice(5, 7)) - 1) / 3) + 1;
+  const quarterStart = (q: number): LocalDate =>
+    `${year + Math.floor((q - 1) / 4)}-${pad(((q - 1) % 4) * 3 + 1, 2)}-01`;
   add(
     customerByCode(org, 'LRC'),
-    `LRC-PO-${rng.int(2000, 2999)}`,
     'pending',
-    addDays(clock.today, 12),
-    12,
-    () => 2_500_000,
-    false,
+    quarterStart(quarter + 1),
+    quarterStart(quarter + 5),
+    (rng) => `LRC-PO-${rng.int(2000, 2999)}`,
+    2_500_000,
   );
   add(
     customerByCode(org, 'SLMC'),
-    `SL-${rng.digits(6)}`,
     'cancelled',
-    addDays(firstDay, 60),
-    6,
-    () => 4_000_000,
-    false,
+    half(year, h),
+    half(year, h + 1),
+    (rng) => `SL-${rng.digits(6)}`,
+    4_000_000,
   );
   return orders;
 }

@@ -116,8 +116,20 @@ function cleanBins(ctx: BinContext, customerId: string, pieces: readonly Piece[]
   return bins;
 }
 
-/** Builds the manifest as it stands at the generation instant, or null when it has not been created yet. */
-export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
+/** A planned manifest: its id and creation instant (which fix its number) and the manifest, once created. */
+export interface Assembled {
+  id: string;
+  created: number;
+  manifest: Manifest | null;
+}
+
+/** Builds the manifest as it stands at the generation instant (null when it has not been created yet). */
+export function assemble(ctx: BinContext, plan: ManifestPlan): Assembled {
+  const made = assembleManifest(ctx, plan);
+  return { id: made.id, created: plan.stamps.created, manifest: made.manifest };
+}
+
+function assembleManifest(ctx: BinContext, plan: ManifestPlan): { id: string; manifest: Manifest | null } {
   const now = ctx.clock.nowMs;
   const s = plan.stamps;
   // Every draw is made whatever the generation instant, so the rest of the history never depends on the hour.
@@ -127,7 +139,7 @@ export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
   const soil = soilBins(ctx, plan.soilContent, soilTenths);
   const drawnSigner = ctx.rng.pick(plan.customer.spec.signers);
   const id = ctx.rng.id();
-  if (s.created > now) return null;
+  if (s.created > now) return { id, manifest: null };
   const status = statusAt(s, now);
   const at = (ms: number): string | null => (ms <= now ? isoOf(ms) : null);
 
@@ -141,7 +153,7 @@ export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
   const deliveredAt = delivered ? isoOf(s.delivered) : null;
   const tolerance = ctx.org.organization.variance_tolerance;
 
-  return {
+  const manifest: Manifest = {
     id,
     manifest_number: '',
     type: plan.type,
@@ -173,6 +185,7 @@ export function assemble(ctx: BinContext, plan: ManifestPlan): Manifest | null {
       delivered_at: deliveredAt,
     },
   };
+  return { id, manifest };
 }
 
 /** A normal wash-loss fraction, with a few weighings outside tolerance (high, and clean above soil). */

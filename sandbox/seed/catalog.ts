@@ -186,9 +186,15 @@ export interface LineSpec {
   par: ParKind;
   /** Par quantity when the par is in cart loads. */
   cartLoads?: number;
-  /** Delivered well under par for this many recent delivery days. */
-  shortDays?: number;
-  /** Delivered well over par for this many recent delivery days. */
+  /**
+   * Chronically short: well under par but for a few days of every four-week cycle. The chronic lines recover in
+   * turn (this is the line's week of the cycle, 0-3), so some shortfall streak is always running.
+   */
+  shortWeek?: number;
+  /**
+   * Chronically over par but for a few days of every four-week cycle; the over-fill signal reads this many recent
+   * deliveries.
+   */
   overDays?: number;
 }
 
@@ -228,7 +234,7 @@ export interface CustomerSpec {
   isGroup: boolean;
   parent: string | null;
   currency: 'usd' | 'cad';
-  /** Days since the account was opened. */
+  /** Days before 2025-01-01 the account was opened. */
   ageDays: number;
   centsPerLb: number;
   deliveryDays: readonly Weekday[];
@@ -281,7 +287,7 @@ export const CUSTOMERS: readonly CustomerSpec[] = [
           L('Pillowcase', 110),
           L('Bath Blanket', 70),
           L('Patient Gown', 120),
-          L('Bath Towel', 80, { shortDays: 7 }),
+          L('Bath Towel', 80, { shortWeek: 0 }),
           L('Washcloth', 150),
           L('Underpad', 90, { par: 'none' }),
         ],
@@ -323,7 +329,7 @@ export const CUSTOMERS: readonly CustomerSpec[] = [
         lines: [
           L('Flat Sheet', 160),
           L('Fitted Sheet', 110),
-          L('Pillowcase', 130, { shortDays: 12 }),
+          L('Pillowcase', 130, { shortWeek: 1 }),
           L('Bath Towel', 100),
           L('Hand Towel', 90),
           L('Washcloth', 180),
@@ -477,7 +483,7 @@ export const CUSTOMERS: readonly CustomerSpec[] = [
         name: 'ICU',
         costCenter: 'SL-7100',
         lines: [
-          L('Flat Sheet', 120, { shortDays: 6 }),
+          L('Flat Sheet', 120, { shortWeek: 2 }),
           L('Fitted Sheet', 80),
           L('Pillowcase', 90),
           L('Patient Gown', 100),
@@ -593,7 +599,7 @@ export const CUSTOMERS: readonly CustomerSpec[] = [
       {
         name: 'Food & Beverage',
         costCenter: 'FB-200',
-        lines: [L('Napkin', 420, { shortDays: 9 }), L('Tablecloth 90x132', 60)],
+        lines: [L('Napkin', 420, { shortWeek: 3 }), L('Tablecloth 90x132', 60)],
       },
       {
         name: 'Spa',

@@ -4,6 +4,7 @@
  * `generateSandboxData({ today, timeZone, seed })` builds 180 days of history ending `today` (org-local) for
  * "Prairie Linen Services" and its customers. The same seed, day and timezone always give byte-identical data:
  * all randomness comes from the seeded generator and all instants from the given day, never from the clock.
+ * The history is drawn from a fixed origin (calendar.ts), so the days two windows share hold the same records.
  */
 import type { SandboxData } from '../model.ts';
 import { buildAccounting } from './accounting.ts';
@@ -60,8 +61,8 @@ export function generateSandboxData(options: SeedOptions): SandboxData {
     firstDay,
     manifests,
   );
-  const orders = buildOrders(root.fork('sales'), clock, org);
-  const tickets = buildTickets(root.fork('tickets'), clock, org);
+  const orders = buildOrders(root.fork('sales'), clock, org, firstDay);
+  const tickets = buildTickets(root.fork('tickets'), clock, org, firstDay);
   const ratings = buildRatings(root.fork('ratings'), clock, org, manifests);
   const keys = buildKeys(root.fork('keys'), org, units);
 

@@ -2,7 +2,8 @@
  * Inventory: positions of each customer's linen by status, counted units and their carts, and the cart counts
  * of the last sixty days.
  */
-import type { Cart, CartCount, CartCountStatus, InventoryPosition, Unit, Weekday } from '../model.ts';
+import type { Cart, CartCount, CartCountStatus, InventoryPosition, LocalDate, Unit, Weekday } from '../model.ts';
+import { cycleOf, cycleStart } from './calendar.ts';
 import { cmp, customerByCode, type Org } from './org.ts';
 import type { Rng } from './prng.ts';
 import { addDays, type Clock, daysBetween, isoOf, weekdayOf } from './time.ts';
@@ -111,30 +112,40 @@ export function buildUnitsAndCarts(rng: Rng, org: Org): { units: Unit[]; carts: 
   return { units: units.sort(byName), carts: carts.sort(byName) };
 }
 
-function countStatus(rng: Rng, age: number): CartCountStatus {
-  if (age === 0) return rng.chance(0.6) ? 'pending' : 'in_progress';
-  if (age === 1) return rng.chance(0.5) ? 'in_progress' : 'counted';
-  if (age <= 4) return rng.chance(0.7) ? 'counted' : 'verified';
-  const r = rng.next();
-  return r < 0.8 ? 'verified' : r < 0.9 ? 'assumed' : 'counted';
+/** A count's status by its age in days, from a draw fixed for the count (recent counts move on day by day). */
+function countStatus(draw: number, age: number): CartCountStatus {
+  if (age === 0) return draw < 0.6 ? 'pending' : 'in_progress';
+  if (age === 1) return draw < 0.5 ? 'in_progress' : 'counted';
+  if (age <= 4) return draw < 0.7 ? 'counted' : 'verified';
+  return draw < 0.8 ? 'verified' : draw < 0.9 ? 'assumed' : 'counted';
 }
 
-export function buildCartCounts(rng: Rng, clock: Clock, units: Unit[], carts: Cart[]): CartCount[] {
+/** Counts of the last sixty days are shown. */
+const COUNT_DAYS_SHOWN = 60;
+/** Each of a few carts is counted once off its schedule in every cycle of this many days. */
+const UNSCHEDULED_CYCLE = 25;
+
+/** Cart counts: each drawn from its cart's and day's stream, so a count keeps its id and figures once taken. */
+export function buildCartCounts(root: Rng, clock: Clock, units: Unit[], carts: Cart[]): CartCount[] {
   const unitById = new Map(units.map((u) => [u.id, u]));
   const live = carts.filter((c) => c.is_active && unitById.get(c.unit_id)?.is_active);
   const out: CartCount[] = [];
-  const count = (cart: Cart, date: string, unscheduled: boolean): void => {
-    const age = daysBetween(date, clock.today);
-    const status = countStatus(rng, age);
+  const firstDay = addDays(clock.today, -(COUNT_DAYS_SHOWN - 1));
+  const count = (cart: Cart, date: LocalDate, unscheduled: boolean, rng: Rng): void => {
+    const status = countStatus(rng.next(), daysBetween(date, clock.today));
     const countedMs = clock.ms(date, 360 + rng.int(0, 14400) / 60);
     const counted = status === 'counted' || status === 'verified';
     let verifiedMs = countedMs + rng.int(60, 360) * 60_000;
     if (verifiedMs > clock.nowMs) verifiedMs = clock.nowMs - 60_000;
     const lines = cart.par.map((p, i) => {
+      const assumedShare = rng.float(0.3, 0.7);
+      const countedShare = rng.float(0.1, 1.15);
+      const adjust = rng.chance(0.2) ? rng.int(-2, 2) : 0;
+      const extra = rng.chance(0.15) ? rng.int(1, 6) : 0;
+      const returned = rng.chance(0.1) ? rng.int(1, 4) : 0;
       let onHand = 0;
-      if (status === 'assumed') onHand = Math.round(p.par_quantity * rng.float(0.3, 0.7));
-      else if (counted || (status === 'in_progress' && i % 2 === 0))
-        onHand = Math.round(p.par_quantity * rng.float(0.1, 1.15));
+      if (status === 'assumed') onHand = Math.round(p.par_quantity * assumedShare);
+      else if (counted || (status === 'in_progress' && i % 2 === 0)) onHand = Math.round(p.par_quantity * countedShare);
       const required = Math.max(0, p.par_quantity - onHand);
       const filled = counted || status === 'assumed';
       return {
@@ -143,9 +154,9 @@ export function buildCartCounts(rng: Rng, clock: Clock, units: Unit[], carts: Ca
         par: p.par_quantity,
         on_hand: onHand,
         required,
-        delivered: filled ? Math.max(0, required + (status === 'verified' && rng.chance(0.2) ? rng.int(-2, 2) : 0)) : 0,
-        extra: filled && rng.chance(0.15) ? rng.int(1, 6) : 0,
-        returned: filled && rng.chance(0.1) ? rng.int(1, 4) : 0,
+        delivered: filled ? Math.max(0, required + (status === 'verified' ? adjust : 0)) : 0,
+        extra: filled ? extra : 0,
+        returned: filled ? returned : 0,
       };
     });
     const unit = unitById.get(cart.unit_id);
@@ -165,16 +176,18 @@ export function buildCartCounts(rng: Rng, clock: Clock, units: Unit[], carts: Ca
     });
   };
   for (const cart of live) {
-    for (let age = 59; age >= 0; age--) {
-      const date = addDays(clock.today, -age);
-      if (cart.count_days.includes(weekdayOf(date))) count(cart, date, false);
+    for (let date = firstDay; date <= clock.today; date = addDays(date, 1)) {
+      if (cart.count_days.includes(weekdayOf(date))) count(cart, date, false, root.fork(`${cart.id}@${date}`));
     }
   }
-  // A couple of counts taken on days the cart was not due.
+  // A few carts are counted once in a while on a day they were not due.
   for (const cart of live.filter((c) => c.count_days.length < 7).slice(0, 3)) {
-    let date = addDays(clock.today, -rng.int(6, 30));
-    while (cart.count_days.includes(weekdayOf(date))) date = addDays(date, -1);
-    count(cart, date, true);
+    for (let c = cycleOf(UNSCHEDULED_CYCLE, firstDay); c <= cycleOf(UNSCHEDULED_CYCLE, clock.today); c++) {
+      const rng = root.fork(`${cart.id}#unscheduled${c}`);
+      let date = addDays(cycleStart(UNSCHEDULED_CYCLE, c), rng.int(0, UNSCHEDULED_CYCLE - 1));
+      while (cart.count_days.includes(weekdayOf(date))) date = addDays(date, -1);
+      if (date >= firstDay && date < clock.today) count(cart, date, true, rng);
+    }
   }
   return out.sort((a, b) => cmp(b.date, a.date) || cmp(a.id, b.id));
 }

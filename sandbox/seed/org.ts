@@ -50,6 +50,8 @@ export interface Org {
 }
 
 const ORGANIZATION_NAME = 'Prairie Linen Services';
+/** The day the customers' account ages count back from (an account opens once, whatever today is). */
+const ACCOUNTS_AGED_AT = '2025-01-01';
 
 function byName<T extends { name: string; id: string }>(a: T, b: T): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
@@ -125,7 +127,7 @@ export function buildOrg(rng: Rng, clock: Clock): Org {
       id,
       name: spec.name,
       is_group: spec.isGroup,
-      created_at: clock.iso(addDays(clock.today, -spec.ageDays), 9 * 60 + rng.int(0, 420)),
+      created_at: clock.iso(addDays(ACCOUNTS_AGED_AT, -spec.ageDays), 9 * 60 + rng.int(0, 420)),
       departments: deptRecords.map((d) => ({ id: d.id, name: d.name })).sort(byName),
     });
     customer_items[id] = [...itemIds].sort((a, b) => {

@@ -1,55 +1,79 @@
 /**
- * How invoices were paid. Each customer pays on its own habit (Mercy Health pays for both of its locations in
- * monthly batches); a few invoices are made to be overdue in each aging bucket, partly paid, credited, short-paid
- * and written off, paid by a returned check or a failed card. Balances and statuses are then recomputed from the
- * settled allocations, so they always agree with the payments.
+ * How invoices were paid. Each customer pays on its own habit (Mercy Health pays for both of its locations in a
+ * batch at each month's end); on a fixed calendar some invoices are paid by a check that comes back, partly paid
+ * and settled late, credited, short-paid and written off, paid in cash or after a failed card. Balances and
+ * statuses are then recomputed from the settled allocations, so they always agree with the payments.
+ *
+ * Every payment is drawn from its invoice's stream (a group batch from its month's), so it is the same on every
+ * day it exists; a payment is shown once it has been received, a returned check once it has come back.
  */
-import type { Invoice, Payment } from '../model.ts';
+import type { Invoice, LocalDate, Payment } from '../model.ts';
+import { monthIndex, weekIndex } from './calendar.ts';
 import { type CustomerRt, cmp, customerByCode, type Org } from './org.ts';
 import type { Rng } from './prng.ts';
-import { type Clock, daysBetween, isoOf } from './time.ts';
+import { addDays, type Clock, isoOf } from './time.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-export function settleInvoices(
-  rng: Rng,
-  clock: Clock,
-  org: Org,
-  invoices: Invoice[],
-  customerOf: Map<Invoice, CustomerRt>,
-): Payment[] {
+/** An invoice as drawn, shown or not, with the stream its payments draw from. */
+export interface Billed {
+  invoice: Invoice;
+  customer: CustomerRt;
+  rng: Rng;
+  groupIndex: number;
+  periodStart: LocalDate;
+  /** When it is (or will be) sent, whatever the hour the data is generated at. */
+  sentMs: number;
+  shown: boolean;
+}
+
+interface Allocation {
+  invoice: Invoice;
+  amount: number;
+}
+
+/** The group's batch run of a month: the month's last day, late morning (drawn from the month's stream). */
+function groupRun(root: Rng, clock: Clock, month: string): number {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const lastDay = addDays(m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`, -1);
+  return clock.ms(lastDay, 600 + root.fork(`group-payment@${month}`).int(0, 240));
+}
+
+function nextMonthOf(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+
+export function settleInvoices(root: Rng, clock: Clock, org: Org, drawn: readonly Billed[]): Payment[] {
   const now = clock.nowMs;
-  const open = invoices
-    .filter((i) => i.status === 'sent')
-    .sort((a, b) => cmp(a.issued_at, b.issued_at) || cmp(a.id, b.id));
-  const used = new Set<Invoice>();
   const payments: Payment[] = [];
   const group = customerByCode(org, 'MH');
-  const sentMs = (inv: Invoice): number => Date.parse(inv.sent_at);
-  const ageOf = (inv: Invoice): number => daysBetween(clock.localDay(inv.issued_at), clock.today);
-  const pastDue = (inv: Invoice): number | null =>
-    inv.due_at === null ? null : daysBetween(clock.localDay(inv.due_at), clock.today);
+  const shown = new Set(drawn.filter((b) => b.shown).map((b) => b.invoice));
 
   const pay = (
+    rng: Rng,
     payer: CustomerRt,
     kind: Payment['kind'],
-    status: Payment['status'],
+    failed: boolean,
     receivedMs: number,
-    allocations: { invoice: Invoice; amount: number }[],
+    allocations: Allocation[],
     returnedMs: number | null = null,
   ): void => {
-    const received = Math.min(receivedMs, now - 10 * 60_000);
+    const id = rng.id();
+    const visible = allocations.filter((a) => shown.has(a.invoice) && a.amount > 0);
+    if (receivedMs > now - 10 * 60_000 || visible.length === 0) return;
+    const returned = returnedMs !== null && returnedMs <= now - 5 * 60_000;
     payments.push({
-      id: rng.id(),
+      id,
       customer_id: payer.id,
       kind,
-      status,
-      amount_cents: allocations.reduce((t, a) => t + a.amount, 0),
+      status: failed ? 'failed' : returned ? 'returned' : 'settled',
+      amount_cents: visible.reduce((t, a) => t + a.amount, 0),
       currency: payer.currency,
-      received_at: isoOf(received),
-      returned_at: returnedMs === null ? null : isoOf(Math.min(returnedMs, now - 5 * 60_000)),
-      allocations: allocations.map((a) => ({
+      received_at: isoOf(receivedMs),
+      returned_at: returned && returnedMs !== null ? isoOf(returnedMs) : null,
+      allocations: visible.map((a) => ({
         invoice_id: a.invoice.id,
         invoice_number: a.invoice.invoice_number,
         amount_cents: a.amount,
@@ -57,139 +81,83 @@ export function settleInvoices(
     });
   };
 
-  const pick = (
-    codes: string[],
-    accept: (inv: Invoice) => boolean,
-    prefer: (inv: Invoice) => number,
-  ): Invoice | undefined => {
-    for (const code of codes) {
-      const id = customerByCode(org, code).id;
-      const found = open
-        .filter((i) => i.customer_id === id && !used.has(i) && accept(i))
-        .sort((a, b) => prefer(a) - prefer(b))[0];
-      if (found) {
-        used.add(found);
-        return found;
-      }
-    }
-    return undefined;
-  };
-  const inRange =
-    (lo: number, hi: number) =>
-    (inv: Invoice): boolean => {
-      const d = pastDue(inv);
-      return d !== null && d >= lo && d <= hi;
-    };
-  const near =
-    (target: number) =>
-    (inv: Invoice): number =>
-      Math.abs((pastDue(inv) ?? 0) - target);
-
-  // 61+ days past due: a check that came back.
-  const returned =
-    pick(['SLMC', 'MGH'], inRange(70, 110), near(90)) ?? pick(['SLMC', 'MGH', 'LRC'], inRange(61, 170), near(80));
-  if (returned) {
-    const at = sentMs(returned) + 25 * DAY + rng.int(0, 480) * 60_000;
-    pay(
-      customerOf.get(returned) as CustomerRt,
-      'check',
-      'returned',
-      at,
-      [{ invoice: returned, amount: returned.total_cents }],
-      at + 6 * DAY,
-    );
-  }
-  // 31-60 days past due, partly paid by the group.
-  const partial =
-    pick(['MGH', 'SLMC'], inRange(35, 55), near(45)) ?? pick(['MGH', 'SLMC', 'LRC'], inRange(31, 60), near(45));
-  if (partial) {
-    const payer = customerOf.get(partial)?.spec.parent === 'MH' ? group : (customerOf.get(partial) as CustomerRt);
-    pay(payer, 'ach', 'settled', sentMs(partial) + 28 * DAY, [
-      { invoice: partial, amount: Math.round(partial.total_cents * rng.float(0.4, 0.7)) },
-    ]);
-  }
-  // 1-30 days past due, unpaid (the Canadian customer when its calendar allows).
-  pick(['LRC', 'SLMC', 'MGH'], inRange(5, 28), near(15)) ?? pick(['LRC', 'SLMC', 'MGH'], inRange(1, 30), near(15));
-  // A disputed charge credited on a recent invoice.
-  const credited = pick(
-    ['SLMC'],
-    (i) => ageOf(i) >= 8 && ageOf(i) <= 25,
-    (i) => -ageOf(i),
-  );
-  if (credited) {
-    pay(customerOf.get(credited) as CustomerRt, 'credit_memo', 'settled', sentMs(credited) + 6 * DAY, [
-      { invoice: credited, amount: Math.round(credited.total_cents * 0.12) },
-    ]);
-  }
-  // The hotel: a declined card on its newest invoice, one paid in cash, one short-paid and written off.
-  const hotel = customerByCode(org, 'HH');
-  const declined = pick(
-    ['HH'],
-    () => true,
-    (i) => -Date.parse(i.issued_at),
-  );
-  if (declined)
-    pay(hotel, 'card', 'failed', sentMs(declined) + 2 * HOUR, [{ invoice: declined, amount: declined.total_cents }]);
-  const shortPaid = pick(
-    ['HH'],
-    (i) => ageOf(i) > 60,
-    (i) => Date.parse(i.issued_at),
-  );
-  if (shortPaid) {
-    const writeOff = rng.int(300, 2500);
-    pay(hotel, 'card', 'settled', sentMs(shortPaid) + 10 * DAY, [
-      { invoice: shortPaid, amount: shortPaid.total_cents - writeOff },
-    ]);
-    pay(hotel, 'write_off', 'settled', sentMs(shortPaid) + 40 * DAY, [{ invoice: shortPaid, amount: writeOff }]);
-  }
-  const cash = pick(
-    ['HH'],
-    (i) => ageOf(i) > 30,
-    (i) => Date.parse(i.issued_at),
-  );
-  if (cash) pay(hotel, 'cash', 'settled', sentMs(cash) + 5 * DAY, [{ invoice: cash, amount: cash.total_cents }]);
-  // A part payment by check at the rehabilitation centre.
-  const halfPaid = pick(
-    ['LRC'],
-    (i) => ageOf(i) >= 20 && (pastDue(i) ?? 0) <= 0,
-    (i) => ageOf(i),
-  );
-  if (halfPaid) {
-    pay(customerOf.get(halfPaid) as CustomerRt, 'check', 'settled', sentMs(halfPaid) + 15 * DAY, [
-      { invoice: halfPaid, amount: Math.round(halfPaid.total_cents / 2) },
-    ]);
-  }
-
-  // Everything else follows the customer's habit; Mercy Health batches its locations' invoices by month.
-  const batches = new Map<string, { at: number; invoices: Invoice[] }>();
-  for (const inv of open) {
-    if (used.has(inv)) continue;
-    const c = customerOf.get(inv) as CustomerRt;
-    const billing = c.spec.billing;
+  const batches = new Map<string, Allocation[]>();
+  const ordered = drawn
+    .filter((b) => b.invoice.status === 'sent')
+    .sort((a, b) => cmp(a.invoice.issued_at, b.invoice.issued_at) || cmp(a.invoice.id, b.invoice.id));
+  for (const b of ordered) {
+    const { invoice, customer } = b;
+    const billing = customer.spec.billing;
     if (!billing) continue;
-    const settle = sentMs(inv) + rng.int(billing.payDays[0], billing.payDays[1]) * DAY + rng.int(-240, 240) * 60_000;
-    if (settle > now - HOUR) continue;
-    const byGroup = c.spec.parent === 'MH' && (c.spec.code === 'MWSC' || rng.chance(0.75));
-    if (byGroup) {
-      const month = clock.localDay(settle).slice(0, 7);
-      const batch = batches.get(month) ?? { at: 0, invoices: [] };
-      batch.at = Math.max(batch.at, settle);
-      batch.invoices.push(inv);
-      batches.set(month, batch);
+    const code = customer.spec.code;
+    const rng = b.rng.fork('payment');
+    const sent = b.sentMs;
+    const total = invoice.total_cents;
+    // Drawn in one order whatever the invoice's fate, so each fate is the same on every day.
+    const habitAt = sent + rng.int(billing.payDays[0], billing.payDays[1]) * DAY + rng.int(-240, 240) * 60_000;
+    const byGroupDraw = rng.chance(0.75);
+    const habitKind = rng.pick(billing.payKinds);
+    const part = Math.round(total * rng.float(0.4, 0.7));
+    const writeOff = rng.int(300, 2500);
+    const returnAt = sent + 25 * DAY + rng.int(0, 480) * 60_000;
+    const payer = customer.spec.parent === 'MH' ? group : customer;
+    const week = weekIndex(b.periodStart);
+    const month = monthIndex(b.periodStart);
+    const first = b.groupIndex === 0;
+
+    const habit = (amount: number): void => {
+      if (customer.spec.parent === 'MH' && (code === 'MWSC' || byGroupDraw)) {
+        // Paid in the first month-end run at or after its habit: once a run is past, its batch is complete.
+        let key = clock.localDay(habitAt).slice(0, 7);
+        if (habitAt > groupRun(root, clock, key)) key = nextMonthOf(key);
+        const list = batches.get(key) ?? [];
+        list.push({ invoice, amount });
+        batches.set(key, list);
+      } else {
+        pay(rng.fork('habit'), customer, habitKind, false, habitAt, [{ invoice, amount }]);
+      }
+    };
+
+    if (code === 'SLMC' && week % 8 === 0) {
+      // A check that came back: the invoice stays open and ages past 60 days.
+      pay(rng.fork('returned'), customer, 'check', false, returnAt, [{ invoice, amount: total }], returnAt + 6 * DAY);
+    } else if (code === 'SLMC' && week % 8 === 4) {
+      // A disputed charge credited, the rest paid as usual.
+      const credit = Math.round(total * 0.12);
+      pay(rng.fork('credit'), customer, 'credit_memo', false, sent + 6 * DAY, [{ invoice, amount: credit }]);
+      habit(total - credit);
+    } else if (code === 'MGH' && week % 4 === 1) {
+      // Partly paid by the group after four weeks, the rest three months later: it ages through 1-60 days.
+      pay(rng.fork('part'), payer, 'ach', false, sent + 28 * DAY, [{ invoice, amount: part }]);
+      pay(rng.fork('rest'), payer, 'ach', false, sent + 105 * DAY, [{ invoice, amount: total - part }]);
+    } else if (code === 'LRC' && month % 3 === 0) {
+      // A part payment by check, the rest five weeks later.
+      const half = Math.round(total / 2);
+      pay(rng.fork('part'), customer, 'check', false, sent + 15 * DAY, [{ invoice, amount: half }]);
+      pay(rng.fork('rest'), customer, 'check', false, sent + 50 * DAY, [{ invoice, amount: total - half }]);
+    } else if (code === 'HH' && first && month % 4 === 1) {
+      // Short-paid by card, the difference written off a month later.
+      pay(rng.fork('short'), customer, 'card', false, sent + 10 * DAY, [{ invoice, amount: total - writeOff }]);
+      pay(rng.fork('write-off'), customer, 'write_off', false, sent + 40 * DAY, [{ invoice, amount: writeOff }]);
+    } else if (code === 'HH' && first && month % 4 === 2) {
+      pay(rng.fork('cash'), customer, 'cash', false, sent + 5 * DAY, [{ invoice, amount: total }]);
+    } else if (code === 'HH' && first && month % 4 === 3) {
+      // A declined card, then paid as usual.
+      pay(rng.fork('declined'), customer, 'card', true, sent + 2 * HOUR, [{ invoice, amount: total }]);
+      habit(total);
     } else {
-      pay(c, rng.pick(billing.payKinds), 'settled', settle, [{ invoice: inv, amount: inv.total_cents }]);
+      habit(total);
     }
   }
-  for (const month of [...batches.keys()].sort()) {
-    const batch = batches.get(month);
-    if (batch)
-      pay(
-        group,
-        'ach',
-        'settled',
-        batch.at,
-        batch.invoices.map((invoice) => ({ invoice, amount: invoice.total_cents })),
-      );
+  for (const key of [...batches.keys()].sort()) {
+    pay(
+      root.fork(`group-payment@${key}/batch`),
+      group,
+      'ach',
+      false,
+      groupRun(root, clock, key),
+      batches.get(key) ?? [],
+    );
   }
 
   // Balances, statuses and paid dates follow from the settled allocations.
@@ -203,7 +171,7 @@ export function settleInvoices(
       settled.set(a.invoice_id, s);
     }
   }
-  for (const inv of open) {
+  for (const { invoice: inv } of ordered) {
     const s = settled.get(inv.id);
     const paid = s?.amount ?? 0;
     inv.balance_cents = inv.total_cents - paid;

@@ -1,11 +1,16 @@
 /**
  * Quality tickets (with their customer-visible history) and delivery ratings.
+ *
+ * A ticket is raised in every cycle of a week from the fixed origin, the subjects taking turns; each ticket's
+ * history is drawn from its cycle's stream and its status is how far that history has got at the generation
+ * instant (a ticket only goes as far as its subject's usual outcome). A rating belongs to the delivery it rates.
  */
-import type { Manifest, QualityTicket, Rating, TicketStatus } from '../model.ts';
-import { numberByYear } from './numbers.ts';
+import type { LocalDate, Manifest, QualityTicket, Rating, TicketStatus } from '../model.ts';
+import { cycleOf, cycleStart } from './calendar.ts';
+import { numberByDay } from './numbers.ts';
 import { cmp, customerByCode, type Org } from './org.ts';
-import { pad, type Rng } from './prng.ts';
-import { addDays, type Clock, daysBetween, isoOf, yy } from './time.ts';
+import type { Rng } from './prng.ts';
+import { addDays, type Clock, daysBetween, isoOf } from './time.ts';
 
 export const KIND_LABELS: Record<string, string> = {
   stain: 'Stain',
@@ -28,15 +33,14 @@ export const STATUS_LABELS: Record<TicketStatus, QualityTicket['status_label']> 
 };
 const RANK: Record<TicketStatus, number> = { new: 0, acknowledged: 1, in_progress: 2, resolved: 3, verified: 4 };
 
-/** [kind, customer code, subject, status, age in days (`prev` = last calendar year), resolution note] */
-type TicketSpec = [string, string, string, TicketStatus, number | 'prev', string | null];
+/** [kind, customer code, subject, the furthest status a ticket about it gets to, resolution note] */
+type TicketSpec = [string, string, string, TicketStatus, string | null];
 const TICKETS: TicketSpec[] = [
   [
     'stain',
     'MGH',
     'Blood stains on ICU flat sheets after wash',
     'verified',
-    150,
     'Re-run through the stain program; sheets replaced from stock.',
   ],
   [
@@ -44,27 +48,24 @@ const TICKETS: TicketSpec[] = [
     'SLMC',
     'Torn bath blankets in Emergency delivery',
     'resolved',
-    40,
     'Eleven blankets retired and credited.',
   ],
-  ['shortage', 'MGH', 'Bath towels short at ICU again', 'in_progress', 5, null],
+  ['shortage', 'MGH', 'Bath towels short at ICU again', 'in_progress', null],
   [
     'wrong_item',
     'HH',
     'Received patient gowns instead of spa robes',
     'resolved',
-    70,
     'Cart mislabeled at staging; robes delivered the same afternoon.',
   ],
-  ['late_delivery', 'SLMC', 'Saturday delivery arrived after 11:00', 'acknowledged', 3, null],
-  ['billing_dispute', 'SLMC', 'Fuel surcharge on invoice higher than contract', 'in_progress', 12, null],
-  ['other', 'LRC', 'Please update delivery contact for Hydrotherapy', 'new', 1, null],
+  ['late_delivery', 'SLMC', 'Saturday delivery arrived after 11:00', 'acknowledged', null],
+  ['billing_dispute', 'SLMC', 'Fuel surcharge on invoice higher than contract', 'in_progress', null],
+  ['other', 'LRC', 'Please update delivery contact for Hydrotherapy', 'new', null],
   [
     'complaint',
     'MGH',
     'Driver blocked the ambulance bay during drop-off',
     'verified',
-    'prev',
     'Route changed to use Dock B; driver briefed.',
   ],
   [
@@ -72,7 +73,6 @@ const TICKETS: TicketSpec[] = [
     'MWSC',
     'Missing bath blankets from PACU order',
     'resolved',
-    100,
     'Two carts found at the plant and delivered.',
   ],
   [
@@ -80,22 +80,20 @@ const TICKETS: TicketSpec[] = [
     'HH',
     'Damage claim: tablecloths returned with burn holes',
     'verified',
-    130,
     'Claim accepted for 14 tablecloths.',
   ],
-  ['stain', 'HH', 'Makeup stains on pillowcases (Housekeeping)', 'new', 0, null],
-  ['shortage', 'HH', 'Napkins short for Saturday banquet', 'acknowledged', 2, null],
-  ['stain', 'LRC', 'Rust spots on fitted sheets', 'in_progress', 9, null],
-  ['late_delivery', 'MGH', 'Towels & washcloths late <ICU> again, @channel please escalate', 'new', 0, null],
-  ['rip_damage', 'MGH', 'Patient gowns with broken snaps', 'resolved', 25, 'Snap supplier changed; 40 gowns repaired.'],
-  ['wrong_item', 'MWSC', 'Scrub pants sizes mixed in OR delivery', 'acknowledged', 6, null],
-  ['shortage', 'SLMC', 'Flat sheets under par in ICU', 'new', 1, null],
+  ['stain', 'HH', 'Makeup stains on pillowcases (Housekeeping)', 'new', null],
+  ['shortage', 'HH', 'Napkins short for Saturday banquet', 'acknowledged', null],
+  ['stain', 'LRC', 'Rust spots on fitted sheets', 'in_progress', null],
+  ['late_delivery', 'MGH', 'Towels & washcloths late <ICU> again, @channel please escalate', 'new', null],
+  ['rip_damage', 'MGH', 'Patient gowns with broken snaps', 'resolved', 'Snap supplier changed; 40 gowns repaired.'],
+  ['wrong_item', 'MWSC', 'Scrub pants sizes mixed in OR delivery', 'acknowledged', null],
+  ['shortage', 'SLMC', 'Flat sheets under par in ICU', 'new', null],
   [
     'billing_dispute',
     'HH',
     'Invoice charged for spa slippers we did not receive',
     'verified',
-    55,
     'Charge reversed on the next invoice.',
   ],
   [
@@ -103,28 +101,19 @@ const TICKETS: TicketSpec[] = [
     'MGH',
     'Request: extra cart for Maternity on weekends',
     'resolved',
-    80,
     'Weekend cart added from the next cycle.',
   ],
-  [
-    'late_delivery',
-    'LRC',
-    'Holiday schedule delivery missed',
-    'verified',
-    120,
-    'Holiday calendar corrected for the year.',
-  ],
-  ['stain', 'SLMC', 'Yellowed pillowcases in Pediatrics', 'acknowledged', 15, null],
+  ['late_delivery', 'LRC', 'Holiday schedule delivery missed', 'verified', 'Holiday calendar corrected for the year.'],
+  ['stain', 'SLMC', 'Yellowed pillowcases in Pediatrics', 'acknowledged', null],
   [
     'complaint',
     'SLMC',
     'Driver courtesy at the Tower A dock',
     'resolved',
-    160,
     'Spoke with the driver and the route supervisor.',
   ],
-  ['other', 'MH', 'Quarterly business review for all Mercy sites', 'in_progress', 20, null],
-  ['rip_damage', 'HH', 'Bathrobe belts missing or torn', 'new', 3, null],
+  ['other', 'MH', 'Quarterly business review for all Mercy sites', 'in_progress', null],
+  ['rip_damage', 'HH', 'Bathrobe belts missing or torn', 'new', null],
 ];
 
 const COMMENTS = [
@@ -134,21 +123,32 @@ const COMMENTS = [
   'Plant quality team has pulled samples.',
 ];
 
-export function buildTickets(rng: Rng, clock: Clock, org: Org): QualityTicket[] {
+/** One ticket is raised in each cycle of this many days, on a day drawn in the cycle. */
+const TICKET_CYCLE = 7;
+/** The provider's ticket numbers per day, across all its customers. */
+const TICKETS_PER_DAY = 1.728;
+
+export function buildTickets(root: Rng, clock: Clock, org: Org, firstDay: LocalDate): QualityTicket[] {
   const now = clock.nowMs;
-  const todayYear = Number(clock.today.slice(0, 4));
-  const tickets: QualityTicket[] = TICKETS.map(([kind, code, subject, status, age, note]) => {
-    const day = age === 'prev' ? `${todayYear - 1}-11-${pad(rng.int(3, 27), 2)}` : addDays(clock.today, -age);
-    const created = Math.min(clock.ms(day, 420 + rng.int(0, 36000) / 60), now - rng.int(30, 90) * 60_000);
-    // Offsets of each later step; compressed to fit before the generation instant.
-    const steps: number[] = [rng.int(1, 20) * 3_600_000];
-    steps.push(steps[0]! + rng.int(2, 30) * 3_600_000);
-    steps.push(steps[1]! + rng.int(24, 120) * 3_600_000);
-    steps.push(steps[2]! + rng.int(24, 72) * 3_600_000);
-    const rank = RANK[status];
-    const lastUsed = rank === 0 ? 0 : (steps[Math.min(rank, 4) - 1] ?? 0);
-    const scale = lastUsed > 0 && created + lastUsed > now - 60_000 ? (now - 60_000 - created) / lastUsed : 1;
-    const at = (i: number): number => created + Math.floor((steps[i] ?? 0) * scale);
+  const tickets: QualityTicket[] = [];
+  for (let cycle = cycleOf(TICKET_CYCLE, firstDay); cycle <= cycleOf(TICKET_CYCLE, clock.today); cycle++) {
+    const [kind, code, subject, furthest, note] = TICKETS[cycle % TICKETS.length] as TicketSpec;
+    const rng = root.fork(`ticket#${cycle}`);
+    const day = addDays(cycleStart(TICKET_CYCLE, cycle), rng.int(0, TICKET_CYCLE - 1));
+    const created = clock.ms(day, 420 + rng.int(0, 36000) / 60);
+    // Hours from creation to each later step: acknowledged, in progress, resolved, verified.
+    const steps: number[] = [rng.int(2, 96)];
+    steps.push(steps[0]! + rng.int(12, 240));
+    steps.push(steps[1]! + rng.int(48, 720));
+    steps.push(steps[2]! + rng.int(24, 240));
+    const commenter = rng.pick(['customer', 'provider'] as const);
+    const comment = rng.pick(COMMENTS);
+    const id = rng.id();
+    if (day < firstDay || created > now - 30 * 60_000) continue;
+    const at = (i: number): number => created + (steps[i] ?? 0) * 3_600_000;
+    let rank = 0;
+    while (rank < RANK[furthest] && at(rank) <= now) rank++;
+    const status = (Object.keys(RANK) as TicketStatus[]).find((s) => RANK[s] === rank) as TicketStatus;
 
     const events: QualityTicket['customer_visible_events'] = [
       { event_type: 'created', actor_kind: 'customer', body: subject, created_at: isoOf(created) },
@@ -162,12 +162,7 @@ export function buildTickets(rng: Rng, clock: Clock, org: Org): QualityTicket[] 
       });
     if (rank >= 2) {
       const t = at(1);
-      events.push({
-        event_type: 'comment',
-        actor_kind: rng.pick(['customer', 'provider'] as const),
-        body: rng.pick(COMMENTS),
-        created_at: isoOf(t),
-      });
+      events.push({ event_type: 'comment', actor_kind: commenter, body: comment, created_at: isoOf(t) });
       events.push({
         event_type: 'status_changed',
         actor_kind: 'system',
@@ -186,8 +181,8 @@ export function buildTickets(rng: Rng, clock: Clock, org: Org): QualityTicket[] 
       });
 
     const last = events[events.length - 1];
-    return {
-      id: rng.id(),
+    tickets.push({
+      id,
       ticket_number: '',
       kind,
       kind_label: KIND_LABELS[kind] ?? 'Other',
@@ -201,18 +196,15 @@ export function buildTickets(rng: Rng, clock: Clock, org: Org): QualityTicket[] 
       resolution_note: rank >= 3 ? note : null,
       customer_visible_events: events,
       customer_id: customerByCode(org, code).id,
-    };
-  });
+    });
+  }
 
-  // One sequence per year; this year's newest ticket is number 417.
-  const ordered = tickets.slice().sort((a, b) => cmp(a.created_at, b.created_at) || cmp(a.id, b.id));
-  const thisYear = yy(clock.localDay(now));
-  const inThisYear = ordered.filter((t) => yy(clock.localDay(t.created_at)) === thisYear).length;
-  numberByYear(ordered, {
+  numberByDay(tickets, {
     prefix: 'TKT',
     digits: 5,
+    perDay: TICKETS_PER_DAY,
     day: (t) => clock.localDay(t.created_at),
-    start: (year) => (year === thisYear ? Math.max(1, 418 - inThisYear) : rng.int(1100, 1400)),
+    order: (a, b) => cmp(a.created_at, b.created_at) || cmp(a.id, b.id),
     assign: (t, number) => (t.ticket_number = number),
   });
   return tickets.sort((a, b) => cmp(b.created_at, a.created_at) || cmp(a.id, b.id));
@@ -226,39 +218,38 @@ const NOTES: Record<number, string[]> = {
   5: ['Perfect, thank you!', 'Everything on par today.'],
 };
 
-export function buildRatings(rng: Rng, clock: Clock, org: Org, manifests: readonly Manifest[]): Rating[] {
-  const recent = manifests.filter(
-    (m) =>
-      m.type === 'normal' && m.delivered_at !== null && daysBetween(clock.localDay(m.delivered_at), clock.today) <= 90,
-  );
+/** About one delivery in fifty is rated by its customer; Mercy Health rates some of its locations' deliveries. */
+const RATED = 0.02;
+const RATED_BY_GROUP: Record<string, number> = { MWSC: 0.035, MGH: 0.002 };
+/** Ratings of the deliveries of this many days are shown. */
+const RATING_DAYS = 90;
+
+export function buildRatings(root: Rng, clock: Clock, org: Org, manifests: readonly Manifest[]): Rating[] {
   const group = customerByCode(org, 'MH');
-  const west = customerByCode(org, 'MWSC').id;
-  const general = customerByCode(org, 'MGH').id;
-  const chosen = new Set<Manifest>();
   const ratings: Rating[] = [];
-  const rate = (m: Manifest, raterId: string): void => {
-    chosen.add(m);
+  for (const m of manifests) {
+    if (m.type !== 'normal' || m.delivered_at === null) continue;
+    if (daysBetween(clock.localDay(m.delivered_at), clock.today) > RATING_DAYS) continue;
+    const rng = root.fork(`rating/${m.id}`);
+    const byGroup = rng.next() < (RATED_BY_GROUP[org.byId.get(m.customer_id)?.spec.code ?? ''] ?? 0);
+    if (!byGroup && !rng.chance(RATED)) continue;
     const r = rng.next();
     const quality = r < 0.05 ? 1 : r < 0.13 ? 2 : r < 0.3 ? 3 : r < 0.65 ? 4 : 5;
-    const createdMs = Math.min(
-      Date.parse(m.delivered_at as string) + rng.int(60, 1800) * 60_000,
-      clock.nowMs - 5 * 60_000,
-    );
+    const createdMs = Date.parse(m.delivered_at) + rng.int(60, 1800) * 60_000;
+    const onTime = rng.chance(0.2) ? null : rng.chance(quality >= 3 ? 0.9 : 0.4);
+    const note = rng.chance(0.5) ? rng.pick(NOTES[quality] ?? ['']) : null;
+    const id = rng.id();
+    if (createdMs > clock.nowMs - 5 * 60_000) continue;
     ratings.push({
-      id: rng.id(),
-      customer_id: raterId,
+      id,
+      customer_id: byGroup ? group.id : m.customer_id,
       manifest_id: m.id,
       manifest_number: m.manifest_number,
-      on_time: rng.chance(0.2) ? null : rng.chance(quality >= 3 ? 0.9 : 0.4),
+      on_time: onTime,
       quality_rating: quality,
-      note: rng.chance(0.5) ? rng.pick(NOTES[quality] ?? ['']) : null,
+      note,
       created_at: isoOf(createdMs),
     });
-  };
-  const from = (customerId: string): Manifest[] => recent.filter((m) => m.customer_id === customerId && !chosen.has(m));
-  for (const m of rng.sample(from(west), 6)) rate(m, group.id);
-  for (const m of rng.sample(from(general), 2)) rate(m, group.id);
-  const others = recent.filter((m) => !chosen.has(m));
-  for (const m of rng.sample(others, 34)) rate(m, m.customer_id);
+  }
   return ratings.sort((a, b) => cmp(b.created_at, a.created_at) || cmp(a.id, b.id));
 }

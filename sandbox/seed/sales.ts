@@ -1,9 +1,14 @@
 /**
  * Direct-sales orders: garments the provider sells outright (hotel uniforms and robes, hospital scrubs and lab
  * coats), with per-line decoration charges and order-level shipping.
+ *
+ * An order is started in every cycle of a few days from the fixed origin and drawn from that cycle's stream: its
+ * lines, dates and fate (placed or left a draft, cancelled or delivered) never change; its stage is where that
+ * plan has got to at the generation instant.
  */
-import type { DirectSalesOrder, OrderCharge, OrderLine, OrderStage } from '../model.ts';
-import { numberByYear } from './numbers.ts';
+import type { DirectSalesOrder, LocalDate, OrderCharge, OrderLine, OrderStage } from '../model.ts';
+import { cycleOf, cycleStart } from './calendar.ts';
+import { numberByDay } from './numbers.ts';
 import { type CustomerRt, cmp, customerByCode, type Org } from './org.ts';
 import type { Rng } from './prng.ts';
 import { addDays, type Clock, isoOf } from './time.ts';
@@ -101,16 +106,10 @@ const LOCATIONS: Record<string, string[]> = {
   MWSC: ['Mercy West Surgery Center, front desk'],
 };
 
-/** Stages in the order they are drawn, oldest placements first. */
-const STAGES: { stage: OrderStage; age: [number, number] }[] = [
-  ...Array.from({ length: 6 }, () => ({ stage: 'delivered' as const, age: [30, 170] as [number, number] })),
-  { stage: 'cancelled', age: [20, 120] },
-  { stage: 'cancelled', age: [10, 60] },
-  ...Array.from({ length: 3 }, () => ({ stage: 'shipped' as const, age: [8, 25] as [number, number] })),
-  ...Array.from({ length: 4 }, () => ({ stage: 'in_production' as const, age: [4, 20] as [number, number] })),
-  ...Array.from({ length: 3 }, () => ({ stage: 'submitted' as const, age: [0, 5] as [number, number] })),
-  ...Array.from({ length: 3 }, () => ({ stage: 'draft' as const, age: [0, 9] as [number, number] })),
-];
+/** One order is started in each cycle of this many days, on a day drawn in the cycle. */
+const ORDER_CYCLE = 8;
+/** The provider's order numbers per day, across all its customers. */
+const ORDERS_PER_DAY = 5.35;
 
 function charge(rng: Rng, kind: string, description: string, quantity: number, mills: number): OrderCharge {
   return {
@@ -123,7 +122,7 @@ function charge(rng: Rng, kind: string, description: string, quantity: number, m
   };
 }
 
-export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[] {
+export function buildOrders(root: Rng, clock: Clock, org: Org, firstDay: LocalDate): DirectSalesOrder[] {
   const buyers: { c: CustomerRt; code: string; weight: number }[] = [
     { c: customerByCode(org, 'HH'), code: 'HH', weight: 8 },
     { c: customerByCode(org, 'MGH'), code: 'MGH', weight: 6 },
@@ -133,8 +132,11 @@ export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[
   const pool = buyers.flatMap((b) => Array.from({ length: b.weight }, () => b));
   const drafts: { order: DirectSalesOrder; createdMs: number }[] = [];
   const orders: { order: DirectSalesOrder; createdMs: number }[] = [];
+  const now = clock.nowMs;
 
-  for (const { stage, age } of STAGES) {
+  for (let cycle = cycleOf(ORDER_CYCLE, firstDay); cycle <= cycleOf(ORDER_CYCLE, clock.today); cycle++) {
+    const rng = root.fork(`order#${cycle}`);
+    const startedDay = addDays(cycleStart(ORDER_CYCLE, cycle), rng.int(0, ORDER_CYCLE - 1));
     const buyer = rng.pick(pool);
     const hotel = buyer.code === 'HH';
     const individual = !hotel && rng.chance(0.6);
@@ -170,61 +172,77 @@ export function buildOrders(rng: Rng, clock: Clock, org: Org): DirectSalesOrder[
       };
     });
     const orderCharges = [charge(rng, 'shipping', 'Ground freight', 1, rng.pick([12750, 18500, 24900]))];
-    if (stage !== 'draft' && rng.chance(0.2)) orderCharges.push(charge(rng, 'rush', 'Rush production', 1, 35000));
+    const rush = rng.chance(0.2);
+    const rushCharge = charge(rng, 'rush', 'Rush production', 1, 35000);
     const subtotal = lines.reduce((t, l) => t + l.subtotal_cents, 0);
 
-    const placedDay = addDays(clock.today, -rng.int(age[0], age[1]));
-    const placedMs = Math.min(
-      clock.ms(placedDay, 480 + rng.int(0, 36000) / 60),
-      clock.nowMs - rng.int(20, 180) * 60_000,
-    );
-    const requestedDay = addDays(placedDay, rng.int(14, 28));
-    const committed = stage === 'in_production' || stage === 'shipped' || stage === 'delivered';
+    // The plan: started as a draft, placed a few days later (or left a draft), approved, made, shipped and
+    // delivered around the confirmed date, unless cancelled on the way.
+    const createdMs = clock.ms(startedDay, 480 + rng.int(0, 36000) / 60);
+    const abandoned = rng.chance(0.05);
+    const placedMs = createdMs + rng.int(2, 144) * HOUR_MS;
+    const placedDay = clock.localDay(placedMs);
+    const requestedDay = addDays(placedDay, rng.int(21, 42));
     const confirmedDay = addDays(requestedDay, rng.int(-2, 5));
-    let deliveredMs: number | null = null;
-    if (stage === 'delivered')
-      deliveredMs = Math.min(
-        clock.ms(addDays(confirmedDay, rng.int(-1, 1)), 600 + rng.int(0, 300)),
-        clock.nowMs - HOUR_MS,
-      );
+    const productionMs = placedMs + rng.int(48, 336) * HOUR_MS;
+    const shippedMs = clock.ms(addDays(confirmedDay, -rng.int(4, 9)), 600 + rng.int(0, 300));
+    const deliveredMs = clock.ms(addDays(confirmedDay, rng.int(-1, 1)), 600 + rng.int(0, 300));
+    const cancelled = rng.chance(0.1);
+    const cancelledMs = placedMs + rng.int(24, 240) * HOUR_MS;
+    const noRequestedDate = rng.chance(0.5);
     const first = rng.pick(FIRST);
     const last = rng.pick(LAST);
+    const orderer = rng.chance(0.9) ? rng.pick(ORDERERS[buyer.code] ?? ['Front Desk']) : null;
+    const wearerDepartment = individual
+      ? rng.pick(['Surgery', 'Emergency', 'ICU', 'Sterile Processing'])
+      : hotel
+        ? rng.pick(['Housekeeping', 'Banquets', 'Spa', null])
+        : null;
+    const location = rng.chance(0.85) ? rng.pick(LOCATIONS[buyer.code] ?? ['Receiving']) : null;
+    const poNumber = rng.chance(0.5) ? `PO-${buyer.code}-${rng.digits(5)}` : null;
+    const id = rng.id();
+    if (startedDay < firstDay || createdMs > now) continue;
+
+    let stage: OrderStage = 'submitted';
+    if (abandoned || placedMs > now) stage = 'draft';
+    else if (cancelled && cancelledMs <= now && cancelledMs < shippedMs) stage = 'cancelled';
+    else if (deliveredMs <= now) stage = 'delivered';
+    else if (shippedMs <= now) stage = 'shipped';
+    else if (productionMs <= now) stage = 'in_production';
+    const committed = stage === 'in_production' || stage === 'shipped' || stage === 'delivered';
+    if (rush && stage !== 'draft') orderCharges.push(rushCharge);
 
     const order: DirectSalesOrder = {
-      id: rng.id(),
+      id,
       order_number: '',
       stage,
       customer_id: buyer.c.id,
       placed_at: stage === 'draft' ? null : isoOf(placedMs),
-      requested_delivery_date: stage === 'draft' && rng.chance(0.5) ? null : clock.iso(requestedDay, 0),
+      requested_delivery_date: stage === 'draft' && noRequestedDate ? null : clock.iso(requestedDay, 0),
       confirmed_delivery_date: committed ? clock.iso(confirmedDay, 0) : null,
-      delivered_at: deliveredMs === null ? null : isoOf(deliveredMs),
+      delivered_at: stage === 'delivered' ? isoOf(deliveredMs) : null,
       subtotal_cents: subtotal,
       total_cents: subtotal + orderCharges.reduce((t, ch) => t + ch.amount_cents, 0),
       currency: 'usd',
-      orderer_name: rng.chance(0.9) ? rng.pick(ORDERERS[buyer.code] ?? ['Front Desk']) : null,
+      orderer_name: orderer,
       wearer_name: individual ? `${first} ${last}`.trim() : null,
-      wearer_department: individual
-        ? rng.pick(['Surgery', 'Emergency', 'ICU', 'Sterile Processing'])
-        : hotel
-          ? rng.pick(['Housekeeping', 'Banquets', 'Spa', null])
-          : null,
-      delivery_location: rng.chance(0.85) ? rng.pick(LOCATIONS[buyer.code] ?? ['Receiving']) : null,
-      po_number: rng.chance(0.5) ? `PO-${buyer.code}-${rng.digits(5)}` : null,
+      wearer_department: wearerDepartment,
+      delivery_location: location,
+      po_number: poNumber,
       line_count: lines.length,
       lines,
       charges: orderCharges,
     };
-    (stage === 'draft' ? drafts : orders).push({ order, createdMs: placedMs });
+    (stage === 'draft' ? drafts : orders).push({ order, createdMs });
   }
 
-  // Order numbers follow creation, one sequence per year.
-  const all = [...orders, ...drafts].sort((a, b) => a.createdMs - b.createdMs || cmp(a.order.id, b.order.id));
-  numberByYear(all, {
+  // Order numbers follow the day each order was started.
+  numberByDay([...orders, ...drafts], {
     prefix: 'DS',
     digits: 5,
+    perDay: ORDERS_PER_DAY,
     day: ({ createdMs }) => clock.localDay(createdMs),
-    start: (_year, earliest) => (earliest ? rng.int(1200, 1900) : 1),
+    order: (a, b) => a.createdMs - b.createdMs || cmp(a.order.id, b.order.id),
     assign: ({ order }, number) => (order.order_number = number),
   });
   const dated = orders.map((o) => o.order).sort((a, b) => cmp(b.placed_at ?? '', a.placed_at ?? '') || cmp(a.id, b.id));

@@ -44,7 +44,7 @@ export function buildSignals(
     for (const d of c.depts) {
       for (const line of d.lines) {
         const rows = rowsFor(c.id, d.id, line.itemId);
-        if (line.spec.shortDays !== undefined) {
+        if (line.spec.shortWeek !== undefined) {
           let n = 0;
           while (n < rows.length && rows[n]?.fill_rate !== null && (rows[n]?.fill_rate ?? 1) < 0.8) n++;
           const newest = rows[0];

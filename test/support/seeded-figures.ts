@@ -8,9 +8,9 @@ export const SEEDED_AS_OF = { today: '2026-11-05', timeZone: 'America/Chicago', 
 
 export const SEEDED_DIGEST = {
   /** Open and acknowledged `shortfall_streak` and `circulation_breach` signals: what a digest of every customer shows. */
-  signals: 7,
+  signals: 6,
   /** Of those, the high-severity ones. */
-  highSignals: 3,
+  highSignals: 4,
   /** The sum of their `suggested_order_qty`. */
   suggestedOrderPieces: 648,
   /** A shortfall streak of the digest: its item and department. */

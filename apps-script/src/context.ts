@@ -116,6 +116,11 @@ export class Context {
     return this.rows('customers.list', {}, (c) => c.customers.list);
   }
 
+  /** A listing already at hand, without fetching it (null when it is not). */
+  protected peek<T extends Record<string, unknown>>(request: string): T[] | null {
+    return peekRows<T>(this.scope_, request);
+  }
+
   /**
    * A customer argument as the id a listing filters on, reading the customers list only when it must: an
    * argument shaped like an id is taken as one (the API answers 404 for an id the key does not see), a name is
@@ -124,7 +129,7 @@ export class Context {
   customerRef(input: unknown): { id: string; customer?: Customer } {
     const q = text(input, 'customer');
     if (q === undefined) throw new ArgError('Give a customer id or name.');
-    const listed = peekRows<Customer>(this.scope_, listingRequest('customers.list', {}).request);
+    const listed = this.peek<Customer>(listingRequest('customers.list', {}).request);
     if (!listed && ID_SHAPED.test(q)) return { id: q };
     const customer = resolveCustomerFrom(q, listed ?? this.customers());
     return { id: customer.id, customer };

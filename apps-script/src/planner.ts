@@ -79,6 +79,12 @@ class PlanningContext extends Context {
     this.until_ = o.deadline;
   }
 
+  /** What this run has at hand: a listing stored under an older generation is not, the cells will not read it. */
+  protected override peek<T extends Record<string, unknown>>(request: string): T[] | null {
+    const known = this.lookup_(request);
+    return known && !('error' in known) ? (known.rows as T[]) : null;
+  }
+
   override rows<P extends Record<string, unknown>, T extends Record<string, unknown>>(
     name: string,
     params: P,

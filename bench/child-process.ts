@@ -1,4 +1,7 @@
-/** A benchmark's helper server in a child process of its own (forked through tsx), so it does not share the bot's CPU. */
+/**
+ * A benchmark's helper server in a child process of its own (forked through tsx, or a bundle run with plain node),
+ * so it does not share the bot's CPU or memory.
+ */
 import { type ChildProcess, fork } from 'node:child_process';
 
 export interface Child<T> {
@@ -10,9 +13,10 @@ export interface Child<T> {
   close(): Promise<void>;
 }
 
-export async function forkChild<T>(file: string, arg: unknown): Promise<Child<T>> {
+/** `bundled`: `file` is a bundle for plain `node`, not a TypeScript source. */
+export async function forkChild<T>(file: string, arg: unknown, options: { bundled?: boolean } = {}): Promise<Child<T>> {
   const child = fork(file, [JSON.stringify(arg)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: options.bundled ? [] : ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<T>((resolve, reject) => {

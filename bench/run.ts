@@ -2,12 +2,14 @@
  * `npm run bench`: measures every figure the README quotes, each next to the baseline or limit it is held
  * against, measured in the same run, and writes them to bench/results.json (`npm run bench:table` then
  * rewrites the README's table from it). `npm run bench -- --quick` runs the smaller sizes only, in under two
- * minutes, and writes bench/results.quick.json. Nothing here asserts or fails on a time: a missed target is
- * recorded as not met.
+ * minutes, and writes bench/results.quick.json. `--only=memory,digests` runs the named parts alone (ceiling,
+ * sheets, bundle, refresh, slack, slack-burst, digests, memory) and writes bench/results.only.json. Nothing here
+ * asserts or fails on a time: a missed target is recorded as not met.
  */
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchBotMemory } from './bot-memory.ts';
 import { benchBundleLoad } from './bundle-load.ts';
 import { benchCeiling } from './ceiling-walk.ts';
 import { benchDigests } from './digests.ts';
@@ -15,8 +17,14 @@ import { benchRefresh } from './refresh.ts';
 import { Results, RUN_IDS } from './results.ts';
 import { benchSheets } from './sheets.ts';
 import { benchSlack } from './slack.ts';
+import { benchSlackBurst } from './slack-burst.ts';
 
 const quick = process.argv.includes('--quick');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const runs = (part: string) => !only || only.includes(part);
 const results = new Results();
 const load = () =>
   loadavg()
@@ -26,12 +34,14 @@ const loadAtStart = load();
 const started = Date.now();
 console.log(`linen-connect benchmarks${quick ? ' (quick)' : ''}, Node ${process.version}, load ${loadAtStart}\n`);
 
-await benchCeiling(results, { quick });
-await benchSheets(results, { quick });
-await benchBundleLoad(results);
-if (!quick) await benchRefresh(results);
-await benchSlack(results, { quick });
-await benchDigests(results, { quick });
+if (runs('ceiling')) await benchCeiling(results, { quick });
+if (runs('sheets')) await benchSheets(results, { quick });
+if (runs('bundle')) await benchBundleLoad(results);
+if (runs('refresh') && !quick) await benchRefresh(results);
+if (runs('slack')) await benchSlack(results, { quick });
+if (runs('slack-burst')) await benchSlackBurst(results);
+if (runs('digests')) await benchDigests(results, { quick });
+if (runs('memory')) await benchBotMemory(results);
 
 const cpu = cpus();
 results.add({ id: RUN_IDS.date, label: 'Date of the run', value: `${new Date(started).toISOString().slice(0, 16)}Z` });
@@ -48,9 +58,12 @@ results.add({
 results.add({
   id: RUN_IDS.mode,
   label: 'Mode',
-  value: `${quick ? 'quick' : 'full'}, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  value: `${quick ? 'quick' : 'full'}${only ? ` (${only.join(', ')} only)` : ''}, ${((Date.now() - started) / 1000).toFixed(0)} s`,
 });
-const out = join(fileURLToPath(new URL('.', import.meta.url)), quick ? 'results.quick.json' : 'results.json');
+const out = join(
+  fileURLToPath(new URL('.', import.meta.url)),
+  only ? 'results.only.json' : quick ? 'results.quick.json' : 'results.json',
+);
 results.write(out);
 const missed = results.figures.filter((f) => f.met === false);
 console.log(

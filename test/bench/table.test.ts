@@ -63,11 +63,17 @@ describe('benchmark results', () => {
       'slack.ack_p99_ms',
       'slack.ack_floor_p99_ms',
       'slack.answer_overhead.balance',
+      'slack.burst_requests.30',
       'sheets.bundle_bytes',
       'sheets.bundle_eval_ms',
       'digests.fetches_per_key.10000',
       'digests.time_vs_floor.10000',
       'digests.peak_rss_mb.10000',
+      'digests.peak_rss_mb.1000',
+      'digests.peak_rss_mb.1000.pg',
+      'bot.first_start_rss_mb.embedded',
+      'bot.idle_rss_mb.embedded',
+      'bot.idle_rss_mb.pg',
     ])
       expect(ids).toContain(id);
   });

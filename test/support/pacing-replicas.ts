@@ -1,13 +1,20 @@
 /**
  * Several bot replicas (separate processes) on one PostgreSQL schema, all with the same Linen key, and `/linen`
  * commands spread across them (a burst, or at a steady pace); the sandbox enforces the rate limit behind a
- * recording proxy. The result is what the API saw (how many requests, how many answered 429, when) and what
- * each person saw: the signals, the "busy" sentence, anything else, or nothing, and how long after sending.
+ * recording proxy. The result is what the API saw (how many requests, to which paths, how many answered 429,
+ * when) and what each person saw: the fill rate, the "busy" sentence, anything else, or nothing, and how long
+ * after sending.
+ *
+ * Every command asks a question of its own (`distinctQuestions`): the bot sends a request once for all who ask
+ * the same thing at the same time and reuses answers for a while, so a burst of one command would cost a request
+ * per replica and never meet the key's limit.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startSandbox } from '../../sandbox/index.ts';
+import { type SandboxData, startSandbox } from '../../sandbox/index.ts';
+import { BULK_LIMIT } from '../../shared/core/walk.ts';
+import { addDays } from '../../shared/dates.ts';
 import { dropSchema, freshSchema } from './digest-db.ts';
 import { startRecordingProxy } from './recording-proxy.ts';
 import { startFakeSlack } from './slack-fake.ts';
@@ -24,18 +31,21 @@ export interface SharedPacingRun {
   /** The limit the sandbox enforces and the bot paces under. */
   limit: number;
   windowMs: number;
-  /** The command's text (default `signals`). */
-  text?: string;
   /** Commands sent a minute, evenly, round-robin over the replicas (default: all at once). */
   commandsPerMinute?: number;
 }
 
 export interface SharedPacingResult {
+  /** Different command texts sent (one per command: each its own customer and window). */
+  questions: number;
   requests: number;
+  /** The requests the API received, by path below `/v1` (429s included). */
+  requestsByPath: Record<string, number>;
   rateLimited: number;
   /** Commands answered at their response_url, by what the answer said. */
   answered: number;
-  signalAnswers: number;
+  /** "Fill rate for <customer>: ...": the command's report. */
+  dataAnswers: number;
   /** "The Linen API is busy (rate limited); try again in N seconds.": the key's budget had no slot in time. */
   busyAnswers: number;
   /** The text of every other answer (none expected), and how many commands got no answer within a minute. */
@@ -53,9 +63,39 @@ export interface SharedPacingResult {
 }
 
 const BUSY = /^The Linen API is busy \(rate limited\); try again in \d+ seconds?\.$/;
-const SIGNALS = /inventory signal/;
+const FILL_RATE = /^Fill rate for /;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/**
+ * `count` `/linen fillrate` questions, no two alike: the sandbox's customers that are not groups in turn, each
+ * asked about a window ending a day further back than its previous one (the first ends the day before "today"),
+ * 1 to 7 days long and shortened while it holds more delivery rows than one page of the client's walk. Each is
+ * then one `/deliveries/daily` request with its own `customer_id`, `from` and `to`: no other command's request in
+ * flight or kept answer can serve it. The customers list, which resolves the name, is the same for all: listed
+ * once per replica and then kept.
+ */
+function distinctQuestions(data: SandboxData, count: number): string[] {
+  const customers = data.customers.filter((c) => !c.is_group);
+  const rows = new Map<string, number>();
+  for (const r of data.daily_deliveries) {
+    const id = `${r.customer_id} ${r.date}`;
+    rows.set(id, (rows.get(id) ?? 0) + 1);
+  }
+  const rowsIn = (customerId: string, from: string, days: number) =>
+    Array.from({ length: days }, (_, d) => rows.get(`${customerId} ${addDays(from, d)}`) ?? 0).reduce(
+      (a, b) => a + b,
+      0,
+    );
+  return Array.from({ length: count }, (_, i) => {
+    const customer = customers[i % customers.length]!;
+    const k = Math.floor(i / customers.length);
+    const to = addDays(TODAY, -1 - k);
+    let days = 1 + (k % 7);
+    while (days > 1 && rowsIn(customer.id, addDays(to, 1 - days), days) > BULK_LIMIT) days--;
+    return `fillrate "${customer.name}" ${addDays(to, 1 - days)} ${to}`;
+  });
+}
 
 function startReplica(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
@@ -91,6 +131,7 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
   url.searchParams.set('options', `-c search_path=${schema}`);
 
   const sandbox = await startSandbox({ port: 0, today: TODAY, timeZone: TZ, rateLimit: run });
+  const questions = distinctQuestions(sandbox.data, run.commands);
   const proxy = await startRecordingProxy(sandbox.baseUrl);
   const slack = await startFakeSlack();
   const children: ChildProcess[] = [];
@@ -124,7 +165,7 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
     const commands = Array.from({ length: run.commands }, async (_, i) => {
       await sleep(started + i * everyMs - Date.now());
       const sink = slack.responseUrl();
-      const body = commandBody({ text: run.text ?? 'signals', responseUrl: sink.url });
+      const body = commandBody({ text: questions[i]!, responseUrl: sink.url });
       const sentAt = Date.now();
       const ack = await postSigned(`http://127.0.0.1:${ports[i % ports.length]}/slack/events`, SIGNING_SECRET, body);
       if (ack.status !== 200) throw new Error(`command ${i} was acknowledged with ${ack.status}`);
@@ -144,13 +185,20 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
       while (sorted[i]! - sorted[j]! >= run.windowMs) j++;
       perWindow = Math.max(perWindow, i - j + 1);
     }
+    const requestsByPath: Record<string, number> = {};
+    for (const { path } of sandbox.requests.entries) {
+      const below = path.replace(/^\/v1/, '');
+      requestsByPath[below] = (requestsByPath[below] ?? 0) + 1;
+    }
     return {
+      questions: new Set(questions).size,
       requests: proxy.answers.length,
+      requestsByPath,
       rateLimited: proxy.answers.filter((a) => a.status === 429).length,
       answered: given.length,
-      signalAnswers: given.filter((a) => SIGNALS.test(a.text)).length,
+      dataAnswers: given.filter((a) => FILL_RATE.test(a.text)).length,
       busyAnswers: given.filter((a) => BUSY.test(a.text)).length,
-      otherAnswers: given.filter((a) => !SIGNALS.test(a.text) && !BUSY.test(a.text)).map((a) => a.text),
+      otherAnswers: given.filter((a) => !FILL_RATE.test(a.text) && !BUSY.test(a.text)).map((a) => a.text),
       silent: answers.length - given.length,
       slowestAnswerMs: Math.max(0, ...given.map((a) => a.ms)),
       sendingMs,

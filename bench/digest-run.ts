@@ -1,0 +1,138 @@
+/**
+ * One digest run in a process of its own: the bot's store and digest worker alone, bundled and run with plain
+ * `node` as the built bot runs (bench/digests.ts bundles this file), so its resident memory is the bot's and not
+ * the benchmark's. Nothing here may import build tools: the bundle runs whatever it holds. The child opens the
+ * store (a new embedded folder, or a PostgreSQL schema), subscribes, runs the worker until every due digest has
+ * gone out, and reports what it did, its CPU time and its peak resident memory during the run.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { createLinenClient, type LinenClient } from '../shared/node.ts';
+import { ManualClock } from '../slack-bot/digests/clock.ts';
+import { silentLogger } from '../slack-bot/digests/engine.ts';
+import { startDigestWorker } from '../slack-bot/digests/index.ts';
+import { clientsByKeyRef, keyRefOf } from '../slack-bot/digests/key-ref.ts';
+import { DEFAULT_CLAIM_LIMIT, type TickResult } from '../slack-bot/digests/runner.ts';
+import { nextRuns } from '../slack-bot/digests/schedule.ts';
+import { openPg, openPglite, storeOver } from '../slack-bot/digests/storage/index.ts';
+import { webClient } from '../test/support/digest-env.ts';
+import { withPeakRss } from './process-memory.ts';
+
+const TZ = 'America/Chicago';
+
+export interface DigestRunSpec {
+  subs: number;
+  keys: string[];
+  channels: number;
+  pacingMs: number;
+  sandboxUrl: string;
+  slackUrl: string;
+  /** PostgreSQL and the schema to keep the tables in; unset: a new embedded store folder. */
+  databaseUrl?: string;
+  schema?: string;
+}
+
+export interface DigestRunResult {
+  ticks: number;
+  /** "N posted, N failed, ..." over every tick. */
+  outcomes: string;
+  signalWalks: number;
+  elapsedMs: number;
+  cpuMs: number;
+  peakMb: number;
+  beforeMb: number;
+}
+
+async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
+  const clock = new ManualClock('2026-11-05T12:00:00Z');
+  const folder = spec.databaseUrl ? null : mkdtempSync(join(tmpdir(), 'linen-bench-digests-'));
+  const db = spec.databaseUrl
+    ? await openPg({ connectionString: spec.databaseUrl, ...(spec.schema ? { schema: spec.schema } : {}), max: 10 })
+    : await openPglite(join(folder!, 'digests'));
+  const store = await storeOver(db);
+  let signalWalks = 0;
+  const linenClientFor = clientsByKeyRef(spec.keys, (apiKey) => {
+    const inner = createLinenClient({ apiKey, baseUrl: spec.sandboxUrl, timeZone: TZ, pacing: false });
+    // Count the signal list walks the digests really make.
+    return {
+      ...inner,
+      inventory: {
+        ...inner.inventory,
+        signals: (p?: Parameters<LinenClient['inventory']['signals']>[0]) => {
+          signalWalks++;
+          return inner.inventory.signals(p);
+        },
+      },
+    } as LinenClient;
+  });
+  try {
+    const sched = { cadence: 'daily', time: '07:00', timeZone: TZ };
+    const first = nextRuns(sched, clock.now(), 1)[0]!;
+    for (let i = 0; i < spec.subs; i++) {
+      await store.createSubscription(
+        {
+          ...sched,
+          keyRef: keyRefOf(spec.keys[i % spec.keys.length]!),
+          channelId: `C0BENCH${i % spec.channels}`,
+          customerIds: [],
+          minSeverity: 'low',
+          allClear: false,
+          createdBy: 'U0BENCH',
+        },
+        clock.now(),
+        first,
+      );
+    }
+    clock.set(first.getTime() + 1000);
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const ticks: TickResult[] = [];
+    const { peakMb, beforeMb } = await withPeakRss(
+      () =>
+        new Promise<void>((resolve) => {
+          // The worker as the bot runs it, until every due digest has gone out.
+          const worker = startDigestWorker({
+            store,
+            slack: webClient(spec.slackUrl),
+            linenClientFor,
+            clock,
+            pacingMs: spec.pacingMs,
+            logger: silentLogger,
+            onTick: (r) => {
+              ticks.push(r);
+              // A tick short of a full claim ends the backlog.
+              if (r.claimed < DEFAULT_CLAIM_LIMIT) void worker.stop().then(resolve);
+            },
+          });
+        }),
+    );
+    const elapsedMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const outcomes: Record<string, number> = {};
+    for (const t of ticks) for (const [k, v] of Object.entries(t.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + (v ?? 0);
+    return {
+      ticks: ticks.length,
+      outcomes: Object.entries(outcomes)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', '),
+      signalWalks,
+      elapsedMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      peakMb,
+      beforeMb,
+    };
+  } finally {
+    await linenClientFor.close();
+    await store.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.send) {
+  const spec = JSON.parse(process.argv[2] ?? '{}') as DigestRunSpec;
+  const result = await runDigests(spec).catch((e: unknown) => ({ error: String((e as Error)?.stack ?? e) }));
+  process.send(result, undefined, {}, () => process.exit(0));
+}

@@ -5,6 +5,7 @@
 
 import type { CallDef, ListDef } from './core/defs.ts';
 import type { AsyncTransport, Operation, SyncTransport } from './core/effects.ts';
+import type { RequestObserver } from './core/observer.ts';
 import { DEFAULT_PACING, Pacer, type PacingOptions, type RequestPacer } from './core/pacing.ts';
 import { DEFAULT_RETRY } from './core/retry.ts';
 import { runAsync, runSync } from './core/run.ts';
@@ -43,6 +44,8 @@ export interface LinenClientOptions {
   /** Injectable for tests. */
   random?: () => number;
   now?: () => number;
+  /** Told of each request, pacing wait and shared answer, e.g. to count them as metrics. */
+  observer?: RequestObserver | undefined;
 }
 
 export interface AsyncClientOptions extends LinenClientOptions {
@@ -135,6 +138,7 @@ export function resolveContext(opts: LinenClientOptions, defaultBudgetMs: number
     pacer: pacerOf(opts.pacing),
     random: opts.random ?? Math.random,
     clock: () => new Date(nowFn()),
+    observer: opts.observer,
   };
 }
 

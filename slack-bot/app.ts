@@ -32,10 +32,22 @@ import { type HealthServer, startHealthServer } from './health-server.ts';
 import { LinenService } from './linen.ts';
 import { registerListeners } from './listeners/index.ts';
 import { unroutableAuthorization, unroutableReceiverHandlers } from './listeners/unroutable.ts';
+import { logFields } from './log-fields.ts';
 import { type BotLogger, createLogger } from './logger.ts';
+import { BotMetrics } from './operations/metrics.ts';
+import {
+  METRICS_PATH,
+  type MetricsServer,
+  metricsOnBotPort,
+  serveMetricsOwnPort,
+} from './operations/metrics-endpoint.ts';
+import { readStoreCounts, storeCountingErrors } from './operations/store-metrics.ts';
 import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
+import { platformReadiness, READY_PATH, Readiness, storeReadiness } from './readiness.ts';
 import { guardSlackRequests, MAX_BODY_BYTES } from './request-guard.ts';
 import type { SecretBox } from './secrets/crypto.ts';
+import { settlesWithin } from './settles-within.ts';
+import { CLOSE_MS, DRAIN_MS, refuseWhileStopping, WorkInFlight } from './shutdown.ts';
 import { slackFetch } from './slack-fetch.ts';
 import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
 import { ConnectionStore } from './workspaces/connection-store.ts';
@@ -71,6 +83,8 @@ export interface StartOptions {
    * Linen keys from its connection, stored sealed with `secrets` in the digest database.
    */
   multiWorkspace?: MultiWorkspaceOptions | undefined;
+  /** How long `stop()` waits for commands and digests under way (default DRAIN_MS). */
+  drainMs?: number | undefined;
 }
 
 export interface MultiWorkspaceOptions {
@@ -97,14 +111,25 @@ export interface RunningBot {
   connections: ConnectionStore | undefined;
   /** One pacer per key, shared by every client of the key (across replicas with PostgreSQL). */
   pacers: KeyPacers;
+  /** The service's metrics (`GET /metrics`), in a registry of this bot's own. */
+  metrics: BotMetrics;
+  /** The port `/metrics` listens on when `METRICS_PORT` is set. */
+  metricsPort: number | undefined;
+  /** `GET /readyz`'s checks (another platform adds its own). */
+  readiness: Readiness;
+  /**
+   * Stops taking work (readiness goes, the listener closes, a request on an open connection gets 503), lets the
+   * commands under way finish by their deadline and the digests be posted or given back, then closes the store.
+   */
   stop(): Promise<void>;
 }
 
 /** The digest engine's log lines through the bot's (scrubbing) logger. */
 function digestLogger(logger: BotLogger): DigestLogger {
-  const line = (msg: string, data?: Record<string, unknown>) =>
-    `[digests] ${msg}${data ? ` ${JSON.stringify(data)}` : ''}`;
-  return { info: (m, d) => logger.info(line(m, d)), warn: (m, d) => logger.warn(line(m, d)) };
+  // The data is shown in a plain-text line, and its fields in a JSON one.
+  const args = (msg: string, data?: Record<string, unknown>) =>
+    data ? [`[digests] ${msg}`, logFields(data, { inText: true })] : [`[digests] ${msg}`];
+  return { info: (m, d) => logger.info(...args(m, d)), warn: (m, d) => logger.warn(...args(m, d)) };
 }
 
 const healthRoute = (linen: LinenService) => ({
@@ -139,14 +164,24 @@ function listenError(err: unknown, where: string, port: number): Error {
 }
 
 export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
-  const logger = options.logger ?? createLogger();
+  const logger = options.logger ?? createLogger({ format: config.logFormat });
   for (const s of secretsOf(config)) logger.addSecret(s);
   const clientOptions = slackClientOptions(config);
 
   // Digests: the store first (a database that cannot be reached stops start-up), then the worker once listening.
   const ownStore = options.digestStore === undefined;
-  const store =
-    options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
+  const metrics = new BotMetrics('slack');
+  // Its failures are counted as store errors, whoever meets them.
+  const store = storeCountingErrors(
+    options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {})),
+    metrics,
+  );
+  metrics.gaugeStore(readStoreCounts(store));
+  const readiness = new Readiness();
+  readiness.add(storeReadiness(store.executor));
+  const slackReady = platformReadiness('slack');
+  readiness.add(slackReady);
+  let stopping: Promise<void> | undefined;
   // Every client of a key (commands and digests) shares the key's pacer: in PostgreSQL, across replicas.
   const pacers = keyPacers({ db: store.executor, ...options.rateLimit });
   const linen = new LinenService({
@@ -156,6 +191,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     pacing: config.linen.apiKey ? pacers.for(config.linen.apiKey) : undefined,
     client: options.linenClient,
     now: options.now,
+    observer: metrics.linenObserver,
   });
   if (!linen.hasKey && !config.slack.oauth)
     logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
@@ -177,6 +213,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
               baseUrl: key.baseUrl,
               timeZone: key.timeZone,
               pacing: pacers.for(key.apiKey),
+              observer: metrics.linenObserver,
             })),
       })
     : singleWorkspaceLinen(linen, config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined);
@@ -229,7 +266,11 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     const receiver = new HTTPReceiver({
       signingSecret: config.slack.signingSecret!,
       endpoints: EVENTS_PATH,
-      customRoutes: [healthRoute(linen)],
+      customRoutes: [
+        healthRoute(linen),
+        { path: READY_PATH, method: ['GET'], handler: readiness.handler() },
+        { path: METRICS_PATH, method: ['GET'], handler: metricsOnBotPort(metrics, config.metrics) },
+      ],
       logger,
       processBeforeResponse: false,
       bodyLimit: MAX_BODY_BYTES,
@@ -241,10 +282,14 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     // Bolt's OAuth: the installer that authorizes each request also gives the digest worker its tokens.
     const installer = receiver.installer;
     if (multi && installer) teamAuthorize ??= (source) => installer.authorize(source);
-    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
-      paths: [EVENTS_PATH],
-      warn: (line) => logger.warn(line),
-    });
+    receiver.requestListener = refuseWhileStopping(
+      guardSlackRequests(receiver.requestListener, {
+        paths: [EVENTS_PATH],
+        warn: (line) => logger.warn(line),
+      }),
+      () => stopping !== undefined,
+      [HEALTH_PATH, READY_PATH],
+    );
     const auth = multi?.authorize ? { authorize: multi.authorize } : { token: config.slack.botToken };
     app = new App({
       ...auth,
@@ -267,30 +312,41 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     if (unroutable) logger.info(`ignored ${unroutable}`);
     else logger.error(`unhandled error in a listener: ${error.name}: ${error.message}`);
   });
+  // Counted until answered, so that a shutdown lets them finish.
+  const work = new WorkInFlight();
+  app.use(work.middleware);
   registerListeners(app, {
     workspaces,
     connect,
     logger,
     now: options.now,
     digests: { store: async () => store, slack: digestSlack, keyRef, adminUserIds: config.digests.adminUserIds },
+    metrics,
   });
 
   let port = config.port;
   let address = host ?? '::';
   let health: HealthServer | undefined;
+  let metricsServer: MetricsServer | undefined;
+  let server: Server | undefined;
   const where = host ?? 'all interfaces';
   try {
     if (config.mode === 'http') {
-      const server = (await app.start(host ? { port: config.port, host } : config.port).catch((err: unknown) => {
+      server = (await app.start(host ? { port: config.port, host } : config.port).catch((err: unknown) => {
         throw listenError(err, where, config.port);
       })) as Server;
       ({ port, address } = server.address() as AddressInfo);
       const install = config.slack.oauth ? `, GET ${INSTALL_PATH} and ${REDIRECT_PATH}` : '';
-      logger.info(`listening on port ${port} (${where}): POST ${EVENTS_PATH}, GET ${HEALTH_PATH}${install}`);
+      logger.info(
+        `listening on port ${port} (${where}): POST ${EVENTS_PATH}, GET ${HEALTH_PATH} and ${READY_PATH}${install}`,
+      );
     } else {
       health = await startHealthServer({
-        path: HEALTH_PATH,
-        handler: healthRoute(linen).handler,
+        routes: {
+          [HEALTH_PATH]: healthRoute(linen).handler,
+          [READY_PATH]: readiness.handler(),
+          [METRICS_PATH]: metricsOnBotPort(metrics, config.metrics),
+        },
         port: config.port,
         host,
       }).catch((err: unknown) => {
@@ -298,12 +354,16 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       });
       ({ port, address } = health);
       await app.start();
-      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} on port ${port} (${where})`);
+      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} and ${READY_PATH} on port ${port} (${where})`);
     }
+    metricsServer = await serveMetricsOwnPort(metrics, config.metrics);
+    if (metricsServer) logger.info(`GET ${METRICS_PATH} on port ${metricsServer.port} (${metricsServer.address})`);
+    slackReady.started();
   } catch (err) {
     // Nothing started stays open: the process can exit, or a caller can try again.
     await app.stop().catch(() => {});
     await health?.close();
+    await metricsServer?.close();
     if (ownStore) await store.close().catch(() => {});
     await workspaces.close().catch(() => {});
     await linen.close().catch(() => {});
@@ -331,6 +391,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       linenClientFor,
       logger: digestLogger(logger),
       graceMs: config.digests.graceMinutes * 60_000,
+      observer: metrics.digestObserver,
       ...(options.digests?.clock ? { clock: options.digests.clock } : {}),
       ...(options.digests?.tickMs !== undefined ? { tickMs: options.digests.tickMs } : {}),
       ...(options.digests?.pacingMs !== undefined ? { pacingMs: options.digests.pacingMs } : {}),
@@ -338,7 +399,6 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     logger.info(`digests: worker ${worker.workerId} started (grace ${config.digests.graceMinutes} min)`);
   }
 
-  let stopping: Promise<void> | undefined;
   return {
     app,
     linen,
@@ -350,16 +410,27 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     workspaces,
     connections,
     pacers,
+    readiness,
+    metrics,
+    metricsPort: metricsServer?.port,
     stop() {
       stopping ??= (async () => {
-        await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
+        readiness.stopping();
+        const drainMs = options.drainMs ?? DRAIN_MS;
+        // No new work: the listener closes (new connections are refused) or the socket disconnects.
+        const closed = app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
+        // What is under way ends: commands by their deadline; digests posted, or given back unclaimed.
+        const [answered] = await Promise.all([work.idle(drainMs), worker?.stop({ drainMs })]);
+        if (!answered) logger.warn(`stopped with ${work.size} Slack request(s) still being answered`);
+        server?.closeAllConnections();
+        await closed;
         await health?.close();
-        // Let a digest tick in progress finish (its claims are leased, so a kill would be recovered too).
-        await worker?.stop();
+        await metricsServer?.close();
         if (ownStore)
           await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));
-        await workspaces.close();
-        await linen.close();
+        // A Linen request still open (a command given up at the drain) is not waited for.
+        const clientsClosed = await settlesWithin(Promise.all([workspaces.close(), linen.close()]), CLOSE_MS);
+        if (!clientsClosed) logger.debug('stop: Linen API requests still open; not waiting for them');
       })();
       return stopping;
     },

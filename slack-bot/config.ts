@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { isValidTimeZone } from '../shared/dates.ts';
+import type { LogFormat } from './logger.ts';
 import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from './secrets/crypto.ts';
 
 export class ConfigError extends Error {
@@ -68,6 +69,10 @@ export interface BotConfig {
   digests: DigestConfig;
   /** Required in multi-workspace mode; validated whenever set. */
   encryption: EncryptionConfig | undefined;
+  /** `GET /metrics`: on its own port, or on `port` behind a bearer token (absent: neither). */
+  metrics?: MetricsConfig | undefined;
+  /** `LOG_FORMAT`: plain text lines (default) or one JSON object a line. */
+  logFormat?: LogFormat | undefined;
 }
 
 export interface DigestConfig {
@@ -329,7 +334,55 @@ export function loadConfig(env: Env): BotConfig {
     host,
     digests: loadDigestConfig(env),
     encryption,
+    metrics: loadMetricsConfig(env, port),
+    logFormat: loadLogFormat(env),
   };
+}
+
+/** `LOG_FORMAT`: `text` (the default) or `json`. */
+export function loadLogFormat(env: Env): LogFormat {
+  const raw = text(env, 'LOG_FORMAT');
+  const format = raw?.toLowerCase() ?? 'text';
+  if (format === 'text' || format === 'json') return format;
+  throw new ConfigError(`LOG_FORMAT must be text or json (got "${raw}").`);
+}
+
+export interface MetricsConfig {
+  /** `METRICS_PORT`: `/metrics` on a port of its own; unset: on the bot's port, with the token only. */
+  port: number | undefined;
+  /** `METRICS_BIND_ADDRESS` (default 127.0.0.1): where `METRICS_PORT` listens. */
+  host: string;
+  /** `METRICS_TOKEN`: the bearer token `/metrics` asks for. */
+  token: string | undefined;
+}
+
+export const DEFAULT_METRICS_BIND_ADDRESS = '127.0.0.1';
+
+/** `METRICS_PORT`, `METRICS_BIND_ADDRESS` and `METRICS_TOKEN`; `botPort` is the bot's own `PORT`. */
+export function loadMetricsConfig(env: Env, botPort: number): MetricsConfig {
+  const portRaw = text(env, 'METRICS_PORT');
+  let port: number | undefined;
+  if (portRaw !== undefined) {
+    if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65_535)
+      throw new ConfigError(`METRICS_PORT must be an integer from 0 to 65535 (got "${portRaw}").`);
+    port = Number(portRaw);
+    if (port !== 0 && port === botPort)
+      throw new ConfigError(
+        `METRICS_PORT must differ from PORT (both ${port}); leave METRICS_PORT unset to serve /metrics on PORT with METRICS_TOKEN.`,
+      );
+  }
+  const host = text(env, 'METRICS_BIND_ADDRESS');
+  if (host !== undefined && port === undefined)
+    throw new ConfigError('METRICS_BIND_ADDRESS is where METRICS_PORT listens: set METRICS_PORT too, or unset it.');
+  if (host !== undefined && isIP(host) === 0)
+    throw new ConfigError(
+      `METRICS_BIND_ADDRESS must be an IP address of this machine, such as 127.0.0.1 or 0.0.0.0 (got "${host}").`,
+    );
+  const tokenRaw = text(env, 'METRICS_TOKEN');
+  const token = tokenRaw === undefined ? undefined : noSpaces('METRICS_TOKEN', tokenRaw);
+  if (token !== undefined && token.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters (make one with: openssl rand -hex 32).');
+  return { port, host: host ?? DEFAULT_METRICS_BIND_ADDRESS, token };
 }
 
 /** `LINEN_ALLOWED_BASE_URLS`: comma-separated http(s) API addresses with their version; default the base URL. */
@@ -361,5 +414,6 @@ export function secretsOf(config: BotConfig): string[] {
     config.slack.appToken,
     config.linen.apiKey,
     config.databaseUrl,
+    config.metrics?.token,
   ].filter((s): s is string => typeof s === 'string' && s !== '');
 }

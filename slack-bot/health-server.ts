@@ -1,6 +1,7 @@
 /**
- * `GET /healthz` on its own small HTTP server, for Socket Mode (which has no HTTP receiver): bound to the
- * address the operator configures, which Bolt's Socket Mode receiver cannot do for its custom routes.
+ * The operator's GET routes (`/healthz`, `/readyz`) on their own small HTTP server, for Socket Mode (which has no
+ * HTTP receiver): bound to the address the operator configures, which Bolt's Socket Mode receiver cannot do for
+ * its custom routes.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,14 +15,15 @@ export interface HealthServer {
 }
 
 export async function startHealthServer(options: {
-  path: string;
-  handler: HealthHandler;
+  /** Handlers by path, each for GET. */
+  routes: Readonly<Record<string, HealthHandler>>;
   port: number;
   host?: string | undefined;
 }): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === options.path && req.method === 'GET') return options.handler(req, res);
+    const handler = Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
+    if (handler && req.method === 'GET') return handler(req, res);
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('Not found\n');
   });

@@ -40,6 +40,9 @@ SLACK_STATE_SECRET and LINEN_ENCRYPTION_KEY: the Slack bot for every workspace t
 --reencrypt seals every stored secret again with LINEN_ENCRYPTION_KEY (after a key rotation) and exits.
 See slack-bot/README.md.`;
 
+/** After SIGTERM the process is gone within this, even if something under way does not end. */
+const STOP_LIMIT_MS = 19_500;
+
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
   const cli = parseArgs(argv);
   if (cli.help) {
@@ -64,8 +67,14 @@ export async function main(argv: readonly string[], env: Record<string, string |
   });
   const bot = await startBot(config);
   await stopRequested;
-  bot.logger.info('stopping');
+  bot.logger.info('stopping: no new requests; finishing the commands and digests under way');
+  // A stop that hangs (a database that never answers) must not outlive a supervisor's patience.
+  setTimeout(() => {
+    bot.logger.error(`could not stop within ${STOP_LIMIT_MS / 1000} s; exiting`);
+    process.exit(1);
+  }, STOP_LIMIT_MS).unref();
   await bot.stop();
+  bot.logger.info('stopped');
   return 0;
 }
 

@@ -6,6 +6,7 @@
  * of the key in the process (`processAnswers`): the same question asked by many at once costs one request.
  */
 
+import type { RequestObserver } from '../shared/core/observer.ts';
 import type { RequestPacer } from '../shared/core/pacing.ts';
 import { ConfigurationError, InvalidParamsError, NotFoundError } from '../shared/errors.ts';
 import { normalizeName } from '../shared/names.ts';
@@ -44,6 +45,8 @@ export interface LinenServiceOptions {
   pacing?: RequestPacer | undefined;
   /** A ready client (tests, benchmarks) used for both kinds of work; otherwise two are created from the options. */
   client?: LinenClient | undefined;
+  /** Told of each request, pacing wait and shared answer (the bot's metrics). */
+  observer?: RequestObserver | undefined;
   /** How long the customer list is reused (default 60 s). */
   customerTtlMs?: number | undefined;
   now?: (() => number) | undefined;
@@ -74,6 +77,7 @@ export class LinenService {
         pacing,
         userAgent: 'linen-connect-slack/0.1',
         sharedAnswers: processAnswers,
+        observer: options.observer,
       };
       this.#client = createLinenClient({ ...common, ...INTERACTIVE_BUDGET });
       this.#background = createLinenClient({ ...common, ...BACKGROUND_BUDGET });

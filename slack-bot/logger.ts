@@ -1,10 +1,13 @@
 /**
  * The bot's logger: one line per message, every line scrubbed of the Linen key, the Slack tokens and the
  * signing secret (and of anything that looks like a bearer token) before it is written. It implements
- * @slack/logger's interface, so Bolt and its Web API client log through it too.
+ * @slack/logger's interface, so Bolt and its Web API client log through it too. Lines are plain text, or with
+ * `format: 'json'` one JSON object each (written by pino), carrying the fields given with `logFields`.
  */
 import { type Logger, LogLevel } from '@slack/bolt';
 import { redact } from '../shared/redact.ts';
+import { LogFields, requestIdOf } from './log-fields.ts';
+import { jsonLineWriter } from './log-json.ts';
 
 const ORDER: Record<LogLevel, number> = {
   [LogLevel.DEBUG]: 0,
@@ -32,10 +35,15 @@ export interface LoggerOptions {
   /** Where lines go (default: stderr for warn/error, stdout otherwise). */
   write?: ((line: string, level: LogLevel) => void) | undefined;
   name?: string | undefined;
+  /** `text` (default) or `json`: one JSON object a line. */
+  format?: LogFormat | undefined;
 }
+
+export type LogFormat = 'text' | 'json';
 
 function show(arg: unknown): string {
   if (typeof arg === 'string') return arg;
+  if (arg instanceof LogFields) return arg.inText ? JSON.stringify(arg.fields) : '';
   if (arg instanceof Error) {
     // Name and message only: a stack trace belongs in a debugger, not in a log a support desk reads.
     const code = (arg as { code?: unknown }).code;
@@ -60,17 +68,27 @@ export function createLogger(options: LoggerOptions = {}): BotLogger {
       else process.stdout.write(`${line}\n`);
     });
 
-  const emit = (lvl: LogLevel, args: unknown[]) => {
-    if (ORDER[lvl] < ORDER[level]) return;
-    const text = args.map(show).join(' ');
-    const line = `${new Date().toISOString()} ${lvl.toUpperCase()} [${name}] ${text}`;
-    const scrubbed = redact(line, [...secrets])
+  const scrub = (text: string) =>
+    redact(text, [...secrets])
       .replace(SLACK_TOKEN, '[redacted]')
       .replace(
         SLACK_LINKS,
         (_match, hook: string | undefined, ticket: string | undefined) => `${hook ?? ticket}[redacted]`,
       );
-    write(scrubbed, lvl);
+  const text = (args: unknown[]) =>
+    args
+      .map(show)
+      .filter((t) => t !== '')
+      .join(' ');
+  const json = options.format === 'json' ? jsonLineWriter(write) : null;
+
+  const emit = (lvl: LogLevel, args: unknown[]) => {
+    if (ORDER[lvl] < ORDER[level]) return;
+    if (json) {
+      json(lvl, scrubFields(fieldsOf(args), scrub), { name, msg: scrub(text(args.filter(isMessage))) });
+      return;
+    }
+    write(scrub(`${new Date().toISOString()} ${lvl.toUpperCase()} [${name}] ${text(args)}`), lvl);
   };
 
   return {
@@ -89,4 +107,29 @@ export function createLogger(options: LoggerOptions = {}): BotLogger {
       if (s) secrets.add(s);
     },
   };
+}
+
+const isMessage = (arg: unknown) => !(arg instanceof LogFields);
+
+/** The fields of a JSON line: those given, and the request id of any failure among the arguments. */
+function fieldsOf(args: unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const arg of args) {
+    if (arg instanceof LogFields) Object.assign(out, arg.fields);
+    const requestId = requestIdOf(arg);
+    if (requestId && out.request_id === undefined) out.request_id = requestId;
+  }
+  return out;
+}
+
+/** Every string in the fields scrubbed, however deep (a field is as likely as a message to hold a token). */
+function scrubFields(value: Record<string, unknown>, scrub: (text: string) => string): Record<string, unknown> {
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return scrub(v);
+    if (v instanceof Error) return scrub(show(v));
+    if (depth > 8 || v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, depth + 1)]));
+  };
+  return walk(value, 0) as Record<string, unknown>;
 }

@@ -7,6 +7,8 @@ import { answer, type CoreConfig } from './send.ts';
 
 export interface GetSpec<S extends z.ZodMiniType> {
   path: string;
+  /** The path with its id as `{id}`, for observers. */
+  template: string;
   scope?: string | undefined;
   item: S;
 }
@@ -22,6 +24,7 @@ export function getDef<S extends z.ZodMiniType>(cfg: CoreConfig, spec: GetSpec<S
         cfg,
         {
           endpoint,
+          template: `GET ${spec.template}`,
           url: cfg.baseUrl + spec.path,
           responseType: 'text',
           scope: spec.scope,

@@ -14,6 +14,8 @@ import { nextCursor } from './walk.ts';
 
 export interface ListSpec<S extends z.ZodMiniType> {
   path: string;
+  /** The path with its ids as `{id}`, for observers (default `path`). */
+  template?: string | undefined;
   scope?: string | undefined;
   item: S;
   query: Record<string, string>;
@@ -42,6 +44,7 @@ export function listDef<S extends z.ZodMiniType>(cfg: CoreConfig, spec: ListSpec
       cfg,
       {
         endpoint,
+        template: `GET ${spec.template ?? spec.path}`,
         url: cfg.baseUrl + spec.path + queryString(q),
         responseType: 'text',
         scope: spec.scope,

@@ -14,6 +14,8 @@
 export interface PaceAnswer {
   waitMs: number;
   slot: number;
+  /** With a slot taken: the requests counted in the key's window then, this one included (for observers). */
+  used?: number | undefined;
 }
 
 /** What the core asks of a pacer, through the `pace` effect (see `effects.ts`). */
@@ -121,13 +123,13 @@ export class Pacer implements RequestPacer {
 
   /** Take a slot now (returns 0) or return the wait before trying again. */
   tryAcquire(nowMs: number): number {
-    const { waitMs, state } = pacingStep(this.store.load(), nowMs, this);
-    this.store.save(state);
-    return waitMs;
+    return this.acquire(nowMs).waitMs;
   }
 
   acquire(nowMs: number): PaceAnswer {
-    return { waitMs: this.tryAcquire(nowMs), slot: nowMs };
+    const { waitMs, state } = pacingStep(this.store.load(), nowMs, this);
+    this.store.save(state);
+    return { waitMs, slot: nowMs, used: state.sent.length };
   }
 
   settle(slot: number, nowMs: number): void {

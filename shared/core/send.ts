@@ -13,6 +13,7 @@ import {
   sleep,
 } from './effects.ts';
 import { errorForResponse, isAbort, transportFailure } from './failures.ts';
+import { type RequestObserver, statusLabel } from './observer.ts';
 import type { RequestPacer } from './pacing.ts';
 import { decideRetry, type RetryPolicy } from './retry.ts';
 
@@ -32,6 +33,8 @@ export interface CoreConfig {
   random: () => number;
   /** Node only: answers shared by the process's clients of this key (see `shared/sharing/`). */
   sharing?: AnswerSharing | undefined;
+  /** Told of each request, pacing wait and shared answer (the bot counts them for its metrics). */
+  observer?: RequestObserver | undefined;
 }
 
 /** Answers one JSON request for a caller, possibly with a response fetched once for several callers. */
@@ -49,6 +52,8 @@ export interface Budget {
 export interface RequestSpec<T> {
   /** Label for errors, e.g. `GET /invoices`. */
   endpoint: string;
+  /** The endpoint with its ids as `{id}` (default `endpoint`): what an observer is told, never an id. */
+  template?: string | undefined;
   url: string;
   responseType: ResponseType;
   /** Scope the endpoint needs, to word a 403. */
@@ -69,9 +74,13 @@ function* takeSlot(cfg: CoreConfig, deadline: number): Operation<number | undefi
   const requestMs = Math.min(cfg.requestTimeoutMs, MIN_REQUEST_MS);
   for (;;) {
     const t = yield* now();
-    const { waitMs: wait, slot } = yield* pace(() => pacer.acquire(t));
-    if (wait <= 0) return slot;
+    const { waitMs: wait, slot, used } = yield* pace(() => pacer.acquire(t));
+    if (wait <= 0) {
+      if (used !== undefined) cfg.observer?.slotTaken?.({ used, limit: pacer.limit });
+      return slot;
+    }
     if (t + wait + requestMs > deadline) {
+      cfg.observer?.pacingRefused?.();
       throw new RateLimitError({
         status: 429,
         code: 'client_rate_limited',
@@ -80,6 +89,7 @@ function* takeSlot(cfg: CoreConfig, deadline: number): Operation<number | undefi
         retryAfterMs: wait,
       });
     }
+    cfg.observer?.pacingWait?.({ seconds: wait / 1000 });
     yield* sleep(wait);
   }
 }
@@ -127,6 +137,11 @@ export function* send<T>(cfg: CoreConfig, spec: RequestSpec<T>, budget: Budget):
     } catch (e) {
       if (isAbort(e)) throw e;
       err = transportFailure(e, secrets);
+    }
+    if (cfg.observer?.request) {
+      const status = res ? statusLabel(res.status) : err instanceof TimeoutError ? 'timeout' : 'connection';
+      const seconds = ((yield* now()) - t) / 1000;
+      cfg.observer.request({ endpoint: spec.template ?? spec.endpoint, status, seconds });
     }
     const pacer = cfg.pacer;
     if (pacer && slot !== undefined) {

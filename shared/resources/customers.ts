@@ -20,6 +20,7 @@ export function customersResource(ctx: ResourceContext) {
         ctx,
         {
           path: `/customers/${pathId(customerId, 'customerId')}/departments`,
+          template: '/customers/{id}/departments',
           item: DepartmentSchema,
           params: departmentParams,
         },

@@ -18,6 +18,8 @@ export const MAX_WINDOW_DAYS = 92;
 /** One list endpoint, declared once: its path, the scope it needs, the row schema and its query parameters. */
 export interface ListEndpoint<S extends z.ZodMiniType, D extends Record<string, ParamDecl>> {
   path: string;
+  /** The path with its ids as `{id}` when it carries any, for observers. */
+  template?: string;
   /** The scope the endpoint needs (to word a 403); absent for "any key" endpoints. */
   scope?: string;
   item: S;
@@ -45,6 +47,7 @@ export function list<S extends z.ZodMiniType, D extends Record<string, ParamDecl
   }
   return listDef(ctx, {
     path: endpoint.path,
+    template: endpoint.template,
     scope: endpoint.scope,
     item: endpoint.item,
     query,
@@ -88,7 +91,7 @@ export function get<S extends z.ZodMiniType>(
   } catch (e) {
     return failedCall(`GET ${endpoint.path}/{id}`, e);
   }
-  return getDef(ctx, { path, scope: endpoint.scope, item: endpoint.item });
+  return getDef(ctx, { path, template: `${endpoint.path}/{id}`, scope: endpoint.scope, item: endpoint.item });
 }
 
 /**

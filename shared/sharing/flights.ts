@@ -34,6 +34,8 @@ export interface Caller {
   /** For the error when the caller's time runs out first, e.g. `GET /balance`. */
   endpoint: string;
   signal: AbortSignal | undefined;
+  /** Told when the caller joins a flight another caller started (its request is not sent again). */
+  onJoin?: (() => void) | undefined;
 }
 
 /** Starts the request of a new flight within `deadline`; `signal` aborts when nobody waits for it any more. */
@@ -46,7 +48,9 @@ export class Flights {
   async wait(id: string, caller: Caller, start: StartFlight): Promise<HttpResponse> {
     const started = Date.now();
     for (;;) {
-      const flight = this.#joinable(id, caller.deadline) ?? this.#start(id, caller.deadline, start);
+      const joined = this.#joinable(id, caller.deadline);
+      if (joined) caller.onJoin?.();
+      const flight = joined ?? this.#start(id, caller.deadline, start);
       const elapsed = Date.now() - started;
       try {
         return await this.#await(id, flight, caller, caller.remainingMs - elapsed);

@@ -41,15 +41,25 @@ export class SharedAnswers {
         if (budget.deadline === undefined) budget.deadline = start + (budget.budgetMs ?? cfg.timeBudgetMs);
         const deadline = budget.deadline;
         const id = `${fingerprint} ${spec.url}`;
+        const endpoint = spec.template ?? spec.endpoint;
         const kept = shared.cache.get(id, start);
-        if (kept) return spec.parse(kept);
+        if (kept) {
+          cfg.observer?.shared?.({ endpoint, how: 'cached' });
+          return spec.parse(kept);
+        }
         const keepFor = freshnessMs(pathOf(cfg.baseUrl, spec.url));
         const response = (yield {
           t: 'wait',
           until: (signal) =>
             shared.flights.wait(
               id,
-              { deadline, remainingMs: deadline - start, endpoint: spec.endpoint, signal },
+              {
+                deadline,
+                remainingMs: deadline - start,
+                endpoint: spec.endpoint,
+                signal,
+                onJoin: () => cfg.observer?.shared?.({ endpoint, how: 'coalesced' }),
+              },
               (flightDeadline, flightSignal) =>
                 run(shared.#fetch(cfg, spec, id, keepFor, { deadline: flightDeadline }), flightSignal),
             ),

@@ -20,6 +20,7 @@ import { type DigestStore, runDigestCommand } from '../digests/index.ts';
 import type { SlackClient } from '../digests/slack.ts';
 import type { DigestKind } from '../digests/storage/types.ts';
 import type { LinenService } from '../linen.ts';
+import { failureFields } from '../log-fields.ts';
 import type { BotLogger } from '../logger.ts';
 import { balanceMessage } from '../views/balance.ts';
 import { chooseCustomerMessage, errorMessage, shareFooter, withNote } from '../views/common.ts';
@@ -35,6 +36,7 @@ import { signalsMessage } from '../views/signals.ts';
 import { ticketMessage, ticketsMessage } from '../views/tickets.ts';
 import { describeError, friendlyError, isExpected } from './friendly-errors.ts';
 import { type Command, formatCommand, parseCommand, TICKET_FILTERS, withCustomer } from './grammar.ts';
+import { type AnswerOutcome, outcomeOfError } from './outcome.ts';
 
 export interface AnswerContext {
   linen: LinenService;
@@ -72,10 +74,12 @@ export interface Answer {
   message: Message;
   /** Whether the answer may be posted for everyone (data answers; not errors, help or choices). */
   shareable: boolean;
+  /** What became of the command, for the metrics (see `outcome.ts`). */
+  outcome: AnswerOutcome;
 }
 
-const data = (message: Message): Answer => ({ message, shareable: true });
-const info = (message: Message): Answer => ({ message, shareable: false });
+const data = (message: Message): Answer => ({ message, shareable: true, outcome: 'answered' });
+const info = (message: Message): Answer => ({ message, shareable: false, outcome: 'answered' });
 
 type Resolved = { customer: Customer } | { answer: Answer };
 
@@ -403,9 +407,9 @@ export async function answer(cmd: Command, ctx: AnswerContext): Promise<Answer> 
   } catch (err) {
     const sentence = friendlyError(err);
     const line = `/linen ${formatCommand(cmd)} failed: ${describeError(err)}`;
-    if (isExpected(err)) ctx.logger?.info(line);
-    else ctx.logger?.error(line);
-    return info(errorMessage(sentence));
+    if (isExpected(err)) ctx.logger?.info(line, failureFields(err));
+    else ctx.logger?.error(line, failureFields(err));
+    return { message: errorMessage(sentence), shareable: false, outcome: outcomeOfError(err) };
   }
 }
 
@@ -419,10 +423,10 @@ export async function answerText(
   text: string,
   ctx: AnswerContext,
   opts: AnswerTextOptions = {},
-): Promise<Message & { shareable: boolean; command: string }> {
+): Promise<Message & { shareable: boolean; command: string; outcome: AnswerOutcome }> {
   const cmd = parseCommand(text);
   const a = await answer(cmd, ctx);
   const command = formatCommand(cmd);
   const blocks = a.shareable && opts.share !== false ? [...a.message.blocks, shareFooter(command)] : a.message.blocks;
-  return { ...fitMessage({ text: a.message.text, blocks }), shareable: a.shareable, command };
+  return { ...fitMessage({ text: a.message.text, blocks }), shareable: a.shareable, command, outcome: a.outcome };
 }

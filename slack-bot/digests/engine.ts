@@ -12,6 +12,7 @@
  */
 
 import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '../../shared/errors.ts';
+import { requestIdOf } from '../log-fields.ts';
 import type { Clock } from './clock.ts';
 import type { Digest } from './content.ts';
 import { runsBetween } from './schedule.ts';
@@ -24,6 +25,7 @@ import {
   type RetryOptions,
   type SlackClient,
   SlackDeliveryError,
+  sleep,
   withSlackRetry,
 } from './slack.ts';
 import type { DigestRun, DigestStore, MaterializePlan, Subscription } from './storage/types.ts';
@@ -54,6 +56,8 @@ export interface EngineOptions {
   retryDelayMs?: number;
   logger?: Logger;
   retry?: RetryOptions;
+  /** Told how each run ended and when a subscription stops (the bot's metrics). */
+  observer?: DigestObserver | undefined;
   /** Test seams around the post: called after chat.postMessage answered, before it is recorded. */
   hooks?: {
     afterPost?(run: DigestRun, ts: string): Promise<void> | void;
@@ -61,7 +65,26 @@ export interface EngineOptions {
   };
 }
 
-export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed' | 'retry' | 'lost';
+/** `released`: given back unclaimed at shutdown, for another replica (or the next start) to take. */
+export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed' | 'retry' | 'lost' | 'released';
+
+export interface DigestObserver {
+  /** A run's attempt ended; `lateMs` (after its scheduled instant) when this attempt posted it. */
+  runEnded?(event: { kind: string; outcome: RunOutcome; lateMs?: number | undefined }): void;
+  /** A subscription stopped: `code` is a Slack error code, `linen_auth`, `linen_key_missing` or `uninstalled`. */
+  subscriptionStopped?(code: string): void;
+}
+
+/** A wait cut short because the worker is stopping. */
+class StopRequested extends Error {
+  override name = 'StopRequested';
+}
+
+/** The Linen API's request id of a failure, as a field of the digest's log line. */
+const requestField = (err: unknown) => {
+  const requestId = requestIdOf(err);
+  return requestId ? { request_id: requestId } : {};
+};
 
 /** Where a run's message can be in its channel's history: from a minute before its scheduled instant. */
 const historyFrom = (run: DigestRun) => new Date(run.scheduledFor.getTime() - 60_000);
@@ -99,6 +122,9 @@ export class DigestEngine {
   readonly graceMs: number;
   readonly leaseMs: number;
   readonly logger: Logger;
+  readonly #stopping = new AbortController();
+  /** The retry settings of a run's Slack calls, with waits that end when the worker stops. */
+  readonly #retry: RetryOptions;
   constructor(private readonly opts: EngineOptions) {
     this.store = opts.store;
     this.clock = opts.clock;
@@ -106,6 +132,42 @@ export class DigestEngine {
     this.graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
     this.leaseMs = opts.leaseMs ?? 120_000;
     this.logger = opts.logger ?? silentLogger;
+    this.#retry = { ...opts.retry, sleep: this.#interruptible(opts.retry?.sleep ?? sleep) };
+  }
+
+  /**
+   * Shutdown: from now on a run not yet posting is given back instead of built and posted, and a run waiting to
+   * retry (a 5xx, a rate limit) stops waiting and is given back; a post already sent is let finish.
+   */
+  stopTaking(): void {
+    this.#stopping.abort();
+  }
+
+  #interruptible(wait: (ms: number) => Promise<void>): (ms: number) => Promise<void> {
+    const signal = this.#stopping.signal;
+    return (ms) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal.aborted) return reject(new StopRequested());
+        const stop = () => reject(new StopRequested());
+        signal.addEventListener('abort', stop, { once: true });
+        wait(ms).then(
+          () => {
+            signal.removeEventListener('abort', stop);
+            resolve();
+          },
+          (err: unknown) => {
+            signal.removeEventListener('abort', stop);
+            reject(err);
+          },
+        );
+      });
+  }
+
+  /** Back to the queue, unclaimed, for another replica: nothing of it is in Slack's hands. */
+  async #giveBack(run: DigestRun): Promise<RunOutcome> {
+    await this.store.giveBackRuns([run.id], this.workerId, ['claimed', 'posting']);
+    this.logger.info('gave a digest run back at shutdown', { run: run.id });
+    return 'released';
   }
 
   async materialize(limit = 1000): Promise<{ created: number; skipped: number }> {
@@ -127,6 +189,19 @@ export class DigestEngine {
    * when the run is still to be sent.
    */
   async execute(
+    run: DigestRun,
+    sub: Subscription | null,
+    digest: () => Promise<Digest>,
+    slackOf: () => Promise<SlackClient | null>,
+    pacer: ChannelPacer,
+  ): Promise<RunOutcome> {
+    const outcome = await this.#executeOrLose(run, sub, digest, slackOf, pacer);
+    const lateMs = outcome === 'posted' ? this.clock.now().getTime() - run.scheduledFor.getTime() : undefined;
+    this.opts.observer?.runEnded?.({ kind: sub?.kind ?? 'deleted', outcome, lateMs });
+    return outcome;
+  }
+
+  async #executeOrLose(
     run: DigestRun,
     sub: Subscription | null,
     digest: () => Promise<Digest>,
@@ -155,6 +230,7 @@ export class DigestEngine {
   ): Promise<RunOutcome> {
     const { store, workerId } = this;
     const now = () => this.clock.now();
+    if (this.#stopping.signal.aborted) return this.#giveBack(run);
     if (sub?.status !== 'active') {
       await store.endRun(
         run.id,
@@ -179,7 +255,7 @@ export class DigestEngine {
       const getDigest = async () => (built ??= await digest());
       if (run.status === 'posting') {
         // A previous attempt may have reached Slack before its replica died: look for the run id first.
-        const ts = await withSlackRetry(() => findPostedRun(slack, channel, run.id, historyFrom(run)), this.opts.retry);
+        const ts = await withSlackRetry(() => findPostedRun(slack, channel, run.id, historyFrom(run)), this.#retry);
         if (ts) {
           const d = await getDigest().catch(() => null);
           await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d?.shown ?? [] });
@@ -214,12 +290,20 @@ export class DigestEngine {
       // quiet digest is recorded without taking a slot. Otherwise the run is marked `posting` during the wait (a
       // crash before the post leaves a `posting` run, which a takeover checks the channel history for); the slot
       // covers the post only, so the next message to the channel waits for pacing, not for our bookkeeping.
-      type Turn = { quiet: Digest['shown'] } | { lost: true } | { posted: string; shown: Digest['shown'] };
+      type Turn =
+        | { quiet: Digest['shown'] }
+        | { lost: true }
+        | { released: true }
+        | { posted: string; shown: Digest['shown'] };
+      const stopping = () => this.#stopping.signal.aborted;
       const turn = await pacer.runPrepared<Digest, Turn>(
         channel,
         async () => {
+          // At shutdown a run that has not started posting goes back to the queue (checked again once built).
+          if (stopping()) return { skip: { released: true } };
           const d = await getDigest();
           if (d.quiet) return { skip: { quiet: d.shown } };
+          if (stopping()) return { skip: { released: true } };
           const marked = await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel);
           return marked ? { send: d } : { skip: { lost: true } };
         },
@@ -247,7 +331,7 @@ export class DigestEngine {
               if (classifySlackError(err).kind === 'transient') uncertain = true;
               throw err;
             }
-          }, this.opts.retry);
+          }, this.#retry);
           return { posted: ts, shown: d.shown };
         },
       );
@@ -256,6 +340,7 @@ export class DigestEngine {
         return 'quiet';
       }
       if ('lost' in turn) return 'lost';
+      if ('released' in turn) return this.#giveBack(run);
       const sent = turn.posted;
       await this.opts.hooks?.afterPost?.(run, sent);
       const ok = await store.completeRun(run.id, workerId, now(), {
@@ -280,7 +365,8 @@ export class DigestEngine {
   async #stopUninstalled(run: DigestRun, sub: Subscription): Promise<RunOutcome> {
     const now = this.clock.now();
     await this.store.endRun(run.id, this.workerId, now, 'skipped', 'workspace not installed');
-    await this.store.markFailing(sub.id, 'the app is no longer installed in its workspace', now);
+    if (await this.store.markFailing(sub.id, 'the app is no longer installed in its workspace', now))
+      this.opts.observer?.subscriptionStopped?.('uninstalled');
     this.logger.warn('stopped a digest whose workspace no longer has the app installed', {
       subscription: sub.id,
       team: sub.teamId,
@@ -289,6 +375,8 @@ export class DigestEngine {
   }
 
   private async fail(run: DigestRun, sub: Subscription, err: unknown, slack: SlackClient | null): Promise<RunOutcome> {
+    // A retry wait cut short at shutdown: the last attempt failed, so no post of it is under way.
+    if (err instanceof StopRequested) return this.#giveBack(run);
     const now = this.clock.now();
     const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
     // The key reference no longer matches a configured key (rotated away): no retry can fix that.
@@ -298,10 +386,12 @@ export class DigestEngine {
       const reason = explainFailure(code, sub.channelId);
       await this.store.endRun(run.id, this.workerId, now, 'failed', code);
       if (await this.store.markFailing(sub.id, reason, now)) {
+        this.opts.observer?.subscriptionStopped?.(code);
         this.logger.warn('subscription failing; its creator is told once and it is not retried until resumed', {
           subscription: sub.id,
           code,
           reason,
+          ...requestField(err),
         });
         if (!slack) return 'failed';
         await withSlackRetry(
@@ -323,7 +413,12 @@ export class DigestEngine {
     const retryAfterMs =
       err instanceof SlackDeliveryError && err.failure.kind === 'ratelimited' ? err.failure.retryAfterMs : 0;
     const delayMs = Math.max(this.opts.retryDelayMs ?? 60_000, retryAfterMs);
-    this.logger.warn('digest attempt failed; will retry', { run: run.id, error: message, inMs: delayMs });
+    this.logger.warn('digest attempt failed; will retry', {
+      run: run.id,
+      error: message,
+      inMs: delayMs,
+      ...requestField(err),
+    });
     await this.store.releaseRun(run.id, this.workerId, new Date(now.getTime() + delayMs), message.slice(0, 500));
     return 'retry';
   }

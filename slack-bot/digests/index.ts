@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { LinenClient } from '../../shared/index.ts';
+import { settlesWithin } from '../settles-within.ts';
 import { type Clock, systemClock, systemTimers, type Timers } from './clock.ts';
 import { consoleLogger, DigestEngine, type EngineOptions, type Logger } from './engine.ts';
 import { type ClaimedTick, claimDigestTick, DEFAULT_CLAIM_LIMIT, type KeySnapshot, type TickResult } from './runner.ts';
@@ -52,6 +53,7 @@ export interface DigestWorkerOptions {
   /** Claimed runs under way at once before the next claim of a backlog waits (default 10 claims' worth). */
   maxRunsInFlight?: number;
   hooks?: EngineOptions['hooks'];
+  observer?: EngineOptions['observer'];
   retry?: EngineOptions['retry'];
   onTick?: (r: TickResult) => void;
 }
@@ -60,8 +62,12 @@ export interface DigestWorker {
   readonly workerId: string;
   /** Runs one tick now (its claim waits for a running one's) and resolves once its runs are delivered. */
   tick(): Promise<TickResult>;
-  /** Stops ticking and waits for the deliveries under way to finish. */
-  stop(): Promise<void>;
+  /**
+   * Stops ticking and waits for the deliveries under way to finish. With `drainMs` (shutdown), runs that have not
+   * started posting are given back at once, and after `drainMs` any still waiting is given back too; only posts
+   * already sent are waited for, and one still unanswered then keeps its lease (its taker searches the channel).
+   */
+  stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
@@ -75,6 +81,7 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
     leaseMs: options.leaseMs,
     logger,
     hooks: options.hooks,
+    observer: options.observer,
     retry: options.retry,
   });
   const pacer = new ChannelPacer(options.pacingMs ?? 1000);
@@ -158,11 +165,24 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
   return {
     workerId,
     tick: () => claimTick().then((t) => t.delivered),
-    async stop() {
+    async stop(stopOptions = {}) {
       stopped = true;
       if (timer !== null) timers.cancel(timer);
+      const { drainMs } = stopOptions;
+      if (drainMs === undefined) {
+        await claiming.catch(() => {});
+        await allDelivered();
+        return;
+      }
+      engine.stopTaking();
       await claiming.catch(() => {});
-      await allDelivered();
+      if (await settlesWithin(allDelivered(), drainMs)) return;
+      // Still building or waiting for a slot: unclaimed now (a later write of theirs no longer owns the run).
+      const given = await options.store.giveBackRuns([...inFlight.ids()], workerId, ['claimed']).catch(() => []);
+      logger.warn('stopped with digest runs under way', {
+        givenBack: given.length,
+        stillPosting: inFlight.size - given.length,
+      });
     },
   };
 }

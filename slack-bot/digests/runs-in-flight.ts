@@ -11,6 +11,10 @@ export class RunsInFlight {
     return this.#ids.size;
   }
 
+  ids(): IterableIterator<string> {
+    return this.#ids.values();
+  }
+
   has(runId: string): boolean {
     return this.#ids.has(runId);
   }

@@ -1,5 +1,6 @@
 /** Every listener, registered the way slack-samples/bolt-ts-starter-template does: one `register` per kind. */
 import type { App } from '@slack/bolt';
+import type { BotMetrics } from '../operations/metrics.ts';
 import type { WorkspaceDeps } from '../workspaces/answer-in-workspace.ts';
 import actions from './actions/index.ts';
 import type { Deadlines } from './answer-in-time.ts';
@@ -12,7 +13,11 @@ import views from './views/index.ts';
  * `deadlines`: when a person sees the interim message and the "not answering" sentence (default:
  * INTERACTIVE_DEADLINES).
  */
-export type BotDeps = WorkspaceDeps & { deadlines?: Deadlines | undefined };
+export type BotDeps = WorkspaceDeps & {
+  deadlines?: Deadlines | undefined;
+  /** Counts each command and button by its outcome, and the time to its answer. */
+  metrics?: Pick<BotMetrics, 'command' | 'action'> | undefined;
+};
 
 export function registerListeners(app: App, deps: BotDeps): void {
   ignored.register(app, deps);

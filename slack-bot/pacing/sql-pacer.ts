@@ -58,7 +58,7 @@ export class SqlPacer implements RequestPacer {
       if (waitLocally > 0) return { waitMs: waitLocally, slot: 0 };
       const answer = await this.#update((state, now) => {
         const step = pacingStep(state, now, this);
-        return { state: step.state, out: { waitMs: step.waitMs, slot: now } };
+        return { state: step.state, out: { waitMs: step.waitMs, slot: now, used: step.state.sent.length } };
       });
       this.#fullUntil = answer.waitMs > 0 ? Date.now() + answer.waitMs : 0;
       return answer;

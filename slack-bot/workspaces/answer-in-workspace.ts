@@ -6,6 +6,7 @@
  */
 import { type AnswerContext, answerText } from '../answers/answer.ts';
 import { parseCommand } from '../answers/grammar.ts';
+import type { AnswerOutcome } from '../answers/outcome.ts';
 import type { Message } from '../blocks/kit.ts';
 import type { ChannelKey } from '../digests/digest-answers.ts';
 import type { SlackClient } from '../digests/slack.ts';
@@ -44,9 +45,14 @@ export interface CommandRequest extends Place {
   slack: UsersInfo & ViewsOpen & SlackClient;
 }
 
-export type Answered = Message & { shareable: boolean; command: string };
+export type Answered = Message & { shareable: boolean; command: string; outcome: AnswerOutcome };
 
-const sentence = (command: string, s: string): Answered => ({ ...errorMessage(s), shareable: false, command });
+const sentence = (command: string, s: string, outcome: AnswerOutcome): Answered => ({
+  ...errorMessage(s),
+  shareable: false,
+  command,
+  outcome,
+});
 
 const SINGLE_KEY =
   'This bot answers with the one Linen key it was started with (LINEN_API_KEY); keys are connected from Slack only when the app is installed with Add to Slack.';
@@ -56,7 +62,7 @@ export async function contextFor(
   deps: WorkspaceDeps,
   req: Place & { userId: string; slack: SlackClient },
   cmd: ReturnType<typeof parseCommand>,
-): Promise<{ ctx: AnswerContext } | { refusal: string }> {
+): Promise<{ ctx: AnswerContext; keyRef: string | undefined } | { refusal: string }> {
   const r = await deps.workspaces.for(req);
   if (r.kind === 'not-connected') return { refusal: r.sentence };
   if (showsAccounting(cmd)) {
@@ -79,7 +85,16 @@ export async function contextFor(
       digests,
       caller: { userId: req.userId, channelId: req.channelId, teamId: req.teamId ?? null },
     },
+    keyRef: r.keyRef,
   };
+}
+
+/** A data answer is one the API gave: the key's "last answered" moves (the store throttles the write). */
+function noteAnswered(deps: WorkspaceDeps, teamId: string | null | undefined, keyRef: string | undefined): void {
+  if (!deps.connect || !teamId || !keyRef) return;
+  deps.connect.connections
+    .noteAnswered(teamId, keyRef, new Date((deps.now ?? Date.now)()))
+    .catch((err: Error) => deps.logger.warn(`could not record when ${teamId}'s key last answered: ${err.message}`));
 }
 
 function channelKeys(workspaces: WorkspaceLinen, teamId: string | null | undefined) {
@@ -103,7 +118,7 @@ export async function answerCommand(req: CommandRequest, deps: WorkspaceDeps): P
     deps.logger.error(
       `/linen in ${req.teamId ?? 'the workspace'} failed: ${(err as Error).name}: ${(err as Error).message}`,
     );
-    return sentence('unknown', 'Something went wrong while answering; try again in a moment.');
+    return sentence('unknown', 'Something went wrong while answering; try again in a moment.', 'error');
   }
 }
 
@@ -117,20 +132,22 @@ export async function answerButton(
   try {
     const cmd = parseCommand(text);
     const resolved = await contextFor(deps, req, cmd);
-    if ('refusal' in resolved) return sentence(cmd.kind, resolved.refusal);
-    return await answerText(text, resolved.ctx, opts);
+    if ('refusal' in resolved) return sentence(cmd.kind, resolved.refusal, 'refused');
+    const answered = await answerText(text, resolved.ctx, opts);
+    if (answered.shareable) noteAnswered(deps, req.teamId, resolved.keyRef);
+    return answered;
   } catch (err) {
     deps.logger.error(
       `a button in ${req.teamId ?? 'the workspace'} failed: ${(err as Error).name}: ${(err as Error).message}`,
     );
-    return sentence('unknown', 'Something went wrong while answering; try again in a moment.');
+    return sentence('unknown', 'Something went wrong while answering; try again in a moment.', 'error');
   }
 }
 
 async function answerIn(req: CommandRequest, deps: WorkspaceDeps): Promise<Answered | null> {
   const word = workspaceWordOf(req.text);
   if (word) {
-    if (!deps.connect || !req.teamId) return sentence(word, SINGLE_KEY);
+    if (!deps.connect || !req.teamId) return sentence(word, SINGLE_KEY, 'answered');
     const m = await runWorkspaceCommand(req.text, {
       teamId: req.teamId,
       userId: req.userId,
@@ -143,14 +160,17 @@ async function answerIn(req: CommandRequest, deps: WorkspaceDeps): Promise<Answe
       defaultTimeZone: deps.connect.defaultTimeZone,
       now: deps.now,
     });
-    return m && { ...m, shareable: false, command: word };
+    return m && { ...m, shareable: false, command: word, outcome: 'answered' };
   }
   const cmd = parseCommand(req.text);
   const resolved = await contextFor(deps, req, cmd);
   if ('refusal' in resolved) {
     // Help stays available before connecting: it says how to connect.
-    if (cmd.kind === 'help') return { ...helpMessage(resolved.refusal), shareable: false, command: 'help' };
-    return sentence(cmd.kind, resolved.refusal);
+    if (cmd.kind === 'help')
+      return { ...helpMessage(resolved.refusal), shareable: false, command: 'help', outcome: 'answered' };
+    return sentence(cmd.kind, resolved.refusal, 'refused');
   }
-  return answerText(req.text, resolved.ctx);
+  const answered = await answerText(req.text, resolved.ctx);
+  if (answered.shareable) noteAnswered(deps, req.teamId, resolved.keyRef);
+  return answered;
 }

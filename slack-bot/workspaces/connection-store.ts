@@ -16,6 +16,10 @@ import {
   type Scope,
   type WorkspaceConnection,
 } from './connection.ts';
+import { Lru } from './lru.ts';
+
+/** A key's "last answered" is written at most this often: a burst of commands costs one write. */
+export const ANSWERED_WRITE_EVERY_MS = 60_000;
 
 export interface NewKey {
   place: string;
@@ -63,6 +67,8 @@ const boundKey = (r: KeyRow): BoundKey => ({
 export class ConnectionStore {
   readonly #db: SqlExecutor;
   readonly #secrets: SecretBox;
+  /** When this process last wrote each key's "last answered" (team and key fingerprint). */
+  readonly #answeredWritten = new Lru<string, number>(1_000);
 
   constructor(options: { db: SqlExecutor; secrets: SecretBox }) {
     this.#db = options.db;
@@ -134,7 +140,8 @@ export class ConnectionStore {
          VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (team_id, place) DO UPDATE SET key_ref = EXCLUDED.key_ref, key_sealed = EXCLUDED.key_sealed,
            last_four = EXCLUDED.last_four, base_url = EXCLUDED.base_url, time_zone = EXCLUDED.time_zone,
-           scopes = EXCLUDED.scopes, connected_by = EXCLUDED.connected_by, connected_at = EXCLUDED.connected_at
+           scopes = EXCLUDED.scopes, connected_by = EXCLUDED.connected_by, connected_at = EXCLUDED.connected_at,
+           last_answered_at = NULL
          RETURNING *`,
         [
           teamId,
@@ -172,6 +179,22 @@ export class ConnectionStore {
        VALUES ($1, $2, $3, $4) ON CONFLICT (team_id) DO UPDATE SET accounting_channels = EXCLUDED.accounting_channels,
          accounting_in_dms = EXCLUDED.accounting_in_dms, updated_at = EXCLUDED.updated_at`,
       [teamId, JSON.stringify(access.channels), access.directMessages, now],
+    );
+  }
+
+  /**
+   * A command of the workspace got an answer from the API with this key. Written at most once a minute per key:
+   * skipped in this process within the minute, and the condition keeps other replicas from writing it again.
+   */
+  async noteAnswered(teamId: string, keyRef: string, now: Date): Promise<void> {
+    const id = `${teamId} ${keyRef}`;
+    const written = this.#answeredWritten.get(id);
+    if (written !== undefined && now.getTime() - written < ANSWERED_WRITE_EVERY_MS) return;
+    this.#answeredWritten.set(id, now.getTime());
+    await this.#db.query(
+      `UPDATE workspace_keys SET last_answered_at = $3
+       WHERE team_id = $1 AND key_ref = $2 AND (last_answered_at IS NULL OR last_answered_at <= $4)`,
+      [teamId, keyRef, now, new Date(now.getTime() - ANSWERED_WRITE_EVERY_MS)],
     );
   }
 

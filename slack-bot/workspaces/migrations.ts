@@ -69,4 +69,12 @@ ALTER TABLE workspace_keys ADD CONSTRAINT workspace_keys_place UNIQUE (team_id, 
 ALTER TABLE workspace_connections ADD COLUMN enterprise_id text;
 `,
   },
+  {
+    version: 28,
+    // Null until a command answers after this version: when a key answered before is not known.
+    name: 'a workspace key remembers when a command last got an answer with it (npm run admin -- status)',
+    sql: `
+ALTER TABLE workspace_keys ADD COLUMN last_answered_at timestamptz;
+`,
+  },
 ];

@@ -77,6 +77,14 @@ describe('/linen in Socket Mode', () => {
     expect(await res.json()).toEqual({ ok: true, linen_key_configured: true });
   });
 
+  it('serves GET /readyz there too (ready once connected), and nothing else', async () => {
+    const ready = await fetch(`http://127.0.0.1:${bot.bot.port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, checks: { store: 'ok', slack: 'ok' } });
+    expect((await fetch(`http://127.0.0.1:${bot.bot.port}/slack/events`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${bot.bot.port}/readyz`, { method: 'POST' })).status).toBe(404);
+  });
+
   it('serves /healthz on BIND_ADDRESS only', () => {
     expect(bot.bot.address).toBe('127.0.0.1');
   });

@@ -34,6 +34,8 @@ export interface FakeSlack {
   postedThenFailed: { count: number; how: '502' | 'drop' };
   /** The counted faults above (serverErrors, rateLimit, postedThenFailed) hit posts to this channel only (null: any). */
   countedFaultsIn: string | null;
+  /** While set, chat.postMessage is held (recorded in `calls`, not yet posted or answered) until it resolves. */
+  holdPosts: Promise<void> | null;
   /** Epoch ms used for message ts (defaults to Date.now). */
   now: () => number;
   posts(channel?: string): FakeMessage[];
@@ -69,6 +71,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     rateLimit: { count: 0, retryAfter: 1 },
     postedThenFailed: { count: 0, how: '502' },
     countedFaultsIn: null,
+    holdPosts: null,
     now: Date.now,
     channels: new Map(),
     authError: null,
@@ -97,6 +100,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       return send({ ok: true, channels: page, response_metadata: { next_cursor: next } });
     }
     if (method === 'chat.postMessage') {
+      if (fake.holdPosts) await fake.holdPosts;
       const counted = fake.countedFaultsIn === null || fake.countedFaultsIn === channel;
       if (counted && fake.serverErrors.count > 0) {
         fake.serverErrors.count--;

@@ -84,7 +84,7 @@ export interface Harness {
       maxRetries?: number;
       /** The Linen client's per-request timeout (default the client's 20 s). */
       requestTimeoutMs?: number;
-      start?: Pick<StartOptions, 'digests' | 'digestStore' | 'multiWorkspace'>;
+      start?: Pick<StartOptions, 'digests' | 'digestStore' | 'multiWorkspace' | 'drainMs'>;
       /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
       ownClients?: boolean;
     },
@@ -152,6 +152,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
           logWaiters.notify();
         },
         level: 'debug' as never,
+        format: config.logFormat,
       });
       const counting = countingTransport();
       let linenClient: LinenClient | undefined;

@@ -121,3 +121,13 @@ export async function migrate(db: SqlExecutor): Promise<number[]> {
     return applied;
   });
 }
+
+/** The migrations this code knows that the database has not applied (all of them before the first start). */
+export async function pendingMigrations(db: SqlExecutor): Promise<number[]> {
+  const applied = await db.query<{ version: number }>('SELECT version FROM digest_migrations').catch((e: unknown) => {
+    if ((e as { code?: unknown }).code === '42P01') return []; // undefined_table: never migrated
+    throw e;
+  });
+  const done = new Set(applied.map((r) => Number(r.version)));
+  return MIGRATIONS.map((m) => m.version).filter((v) => !done.has(v));
+}

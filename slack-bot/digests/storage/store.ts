@@ -247,6 +247,21 @@ export class SqlDigestStore implements DigestStore {
     );
   }
 
+  async giveBackRuns(
+    runIds: readonly string[],
+    workerId: string,
+    statuses: readonly ('claimed' | 'posting')[],
+  ): Promise<string[]> {
+    if (!runIds.length) return [];
+    const rows = await this.db.query<{ id: string }>(
+      `UPDATE digest_runs SET status = CASE WHEN status = 'claimed' THEN 'pending' ELSE status END,
+         claimed_by = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0)
+       WHERE id = ANY($1::text[]) AND claimed_by = $2 AND status = ANY($3::text[]) RETURNING id`,
+      [[...runIds], workerId, [...statuses]],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async previousDigest(subscriptionId: string, before: Date) {
     return (await this.previousDigests([{ subscriptionId, before }]))[0] ?? null;
   }

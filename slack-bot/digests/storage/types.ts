@@ -145,6 +145,16 @@ export interface DigestStore {
   endRun(runId: string, workerId: string, now: Date, status: 'skipped' | 'failed', error: string): Promise<boolean>;
   /** Gives a run back for a later attempt (status kept, lease until `retryAt`). */
   releaseRun(runId: string, workerId: string, retryAt: Date, error: string): Promise<void>;
+  /**
+   * Unclaims runs this worker holds in one of `statuses` (at shutdown), for any replica to claim at once: a claimed
+   * run is pending again, a `posting` one stays `posting` (its taker searches the channel first); the attempt is
+   * not counted. The ids given back.
+   */
+  giveBackRuns(
+    runIds: readonly string[],
+    workerId: string,
+    statuses: readonly ('claimed' | 'posting')[],
+  ): Promise<string[]>;
   /** The latest posted or quiet run of the subscription before `before`, with what it showed. */
   previousDigest(subscriptionId: string, before: Date): Promise<{ run: DigestRun; shown: ShownRecord[] } | null>;
   /** `previousDigest` for many (subscription, instant) pairs in two queries, in the order asked. */

@@ -5,9 +5,12 @@
 import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { describeError, friendlyError } from '../../answers/friendly-errors.ts';
 import { parseCommand } from '../../answers/grammar.ts';
+import { type AnswerOutcome, outcomeOfError } from '../../answers/outcome.ts';
 import { context } from '../../blocks/kit.ts';
 import { fitMessage } from '../../blocks/limits.ts';
 import { code, esc } from '../../blocks/mrkdwn.ts';
+import { failureFields } from '../../log-fields.ts';
+import type { ActionName } from '../../operations/metrics.ts';
 import { parsePdfRef } from '../../views/balance.ts';
 import { ACTION, errorMessage } from '../../views/common.ts';
 import { answerButton, contextFor } from '../../workspaces/answer-in-workspace.ts';
@@ -44,6 +47,10 @@ export function register(app: App, deps: BotDeps): void {
     deps.logger.info(`ignored a click on ${args.action.action_id} without a response_url: there is nowhere to answer`);
   };
 
+  /** A button counted by its outcome, with the time since its click was taken. */
+  const counted = (action: ActionName, started: number, outcome: AnswerOutcome) =>
+    deps.metrics?.action(action, outcome, (Date.now() - started) / 1000);
+
   const deadlines = deps.deadlines ?? INTERACTIVE_DEADLINES;
   /** A button's work by the interactive deadline, or undefined (the person was told the API is not answering). */
   const inTime = async <T>(work: Promise<T>, respond: RespondFn, what: string): Promise<T | undefined> => {
@@ -62,9 +69,11 @@ export function register(app: App, deps: BotDeps): void {
     async ({ ack, action, body, respond, client }) => {
       await ack();
       await yieldToPendingAcks();
+      const started = Date.now();
       const place = placeOf(body, client);
       const answer = answerButton(buttonValue(action) || 'help', place, deps, { share: false });
       const message = await inTime(answer, respond, 'share');
+      counted('share', started, message?.outcome ?? 'error');
       if (!message) return;
       if (!message.shareable) {
         await ephemeral(respond, deps, message);
@@ -97,8 +106,10 @@ export function register(app: App, deps: BotDeps): void {
     async ({ ack, action, body, respond, client }) => {
       await ack();
       await yieldToPendingAcks();
+      const started = Date.now();
       const answer = answerButton(buttonValue(action) || 'help', placeOf(body, client), deps);
       const message = await inTime(answer, respond, 'customer choice');
+      counted('choose_customer', started, message?.outcome ?? 'error');
       if (!message) return;
       try {
         await respond({
@@ -119,8 +130,10 @@ export function register(app: App, deps: BotDeps): void {
     async ({ ack, action, body, client, respond }) => {
       await ack();
       await yieldToPendingAcks();
+      const started = Date.now();
       const ref = parsePdfRef(buttonValue(action));
       if (!ref) {
+        counted('pdf', started, 'answered');
         await ephemeral(respond, deps, errorMessage('That button is out of date; run /linen balance again.'));
         return;
       }
@@ -129,18 +142,24 @@ export function register(app: App, deps: BotDeps): void {
         // A PDF is an accounting answer: the workspace's key for this channel, where accounting may appear.
         const resolved = await contextFor(deps, placeOf(body, client), parseCommand('balance'));
         if ('refusal' in resolved) {
+          counted('pdf', started, 'refused');
           await ephemeral(respond, deps, errorMessage(resolved.refusal));
           return;
         }
         pdf = await inTime(fetchInvoicePdf(resolved.ctx.linen, ref), respond, `PDF of ${ref.n}`);
-        if (!pdf) return;
+        if (!pdf) {
+          counted('pdf', started, 'error');
+          return;
+        }
       } catch (err) {
-        deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`);
+        counted('pdf', started, outcomeOfError(err));
+        deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`, failureFields(err));
         await ephemeral(respond, deps, errorMessage(friendlyError(err, { subject: `invoice ${ref.n}` })));
         return;
       }
       try {
         await uploadPrivately(client, body.user.id, pdf);
+        counted('pdf', started, 'answered');
         deps.logger.info(`sent the PDF of ${ref.n} (${pdf.bytes.byteLength} bytes) to ${body.user.id}`);
         await ephemeral(respond, deps, {
           text: `Sent ${esc(pdf.invoice.invoice_number)} to you in a direct message.`,
@@ -151,6 +170,7 @@ export function register(app: App, deps: BotDeps): void {
           ],
         });
       } catch (err) {
+        counted('pdf', started, 'error');
         const code = (err as { data?: { error?: string } }).data?.error;
         deps.logger.warn(`upload of ${ref.n} to Slack failed: ${describeError(err)}${code ? ` (${code})` : ''}`);
         await ephemeral(

@@ -5,6 +5,7 @@
  * about 2 s (the answer then replaces it), and by the deadline whatever the Linen API does.
  */
 import type { App, RespondArguments } from '@slack/bolt';
+import { commandLabelOf } from '../../operations/command-label.ts';
 import { answerCommand } from '../../workspaces/answer-in-workspace.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, interimMessage, notAnsweringMessage } from '../answer-in-time.ts';
 import type { BotDeps } from '../index.ts';
@@ -50,9 +51,11 @@ export function register(app: App, deps: BotDeps): void {
       onLate: () =>
         deps.logger.info(`/linen: no answer within ${deadlines.deadlineMs} ms; said the API is not answering`),
     });
+    const seconds = () => (Date.now() - started) / 1000;
     if (outcome.inTime && outcome.value === null) {
       // A modal was opened: nothing to say, and an interim message shown meanwhile goes.
       if (interimSent) await send({ delete_original: true }, 'interim');
+      deps.metrics?.command(commandLabelOf(text), 'answered', seconds());
       return;
     }
     const message = outcome.inTime ? outcome.value! : { ...notAnsweringMessage(), command: 'timeout' };
@@ -60,6 +63,7 @@ export function register(app: App, deps: BotDeps): void {
       { response_type: 'ephemeral', replace_original: interimSent, text: message.text, blocks: message.blocks },
       message.command,
     );
+    deps.metrics?.command(commandLabelOf(text), outcome.inTime ? outcome.value!.outcome : 'error', seconds());
     deps.logger.debug(`/linen ${message.command} answered in ${Date.now() - started} ms`);
   });
 }

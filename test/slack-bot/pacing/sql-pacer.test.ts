@@ -74,6 +74,6 @@ describe('pacing with the embedded store', () => {
     const pacers = keyPacers({ db: untouched });
     expect(pacers.for(KEY)).toBeInstanceOf(Pacer);
     expect(pacers.for(KEY)).toBe(pacers.for(KEY));
-    expect(pacers.for(KEY).acquire(0)).toEqual({ waitMs: 0, slot: 0 });
+    expect(pacers.for(KEY).acquire(0)).toEqual({ waitMs: 0, slot: 0, used: 1 });
   });
 });

@@ -1,0 +1,110 @@
+/** The status report as aligned plain-text tables under headings, for a terminal. */
+import type { StatusReport } from './status.ts';
+import { table } from './table.ts';
+import { when } from './when.ts';
+
+const INSTALL: Record<StatusReport['workspaces'][number]['install'], string> = {
+  workspace: 'workspace',
+  'org-wide': 'org-wide',
+  'via-organization': 'via its org',
+  none: 'none stored',
+};
+
+const place = (p: string) => (p === '*' ? 'workspace' : `#${p}`);
+
+function section(title: string, rows: number, lines: string[]): string[] {
+  return ['', `${title} (${rows})`, ...lines];
+}
+
+export function renderText(report: StatusReport, store: string, now: Date): string {
+  const at = (d: Date | null) => (d ? when(d, now) : '-');
+  const out = [`linen-connect status at ${when(now, now).replace(' (now)', '')}, store: ${store}`];
+
+  out.push(
+    ...section(
+      'Workspaces',
+      report.workspaces.length,
+      report.workspaces.length
+        ? table(
+            ['PLATFORM', 'WORKSPACE', 'ORGANIZATION', 'INSTALL', 'INSTALLED', 'KEYS', 'DIGESTS'],
+            report.workspaces.map((w) => [
+              w.platform,
+              w.workspace === '*' ? '* (every workspace)' : w.workspace,
+              w.organization ?? '-',
+              INSTALL[w.install],
+              at(w.installedAt),
+              String(w.keys),
+              String(w.subscriptions),
+            ]),
+          )
+        : ['No workspace has installed the app.'],
+    ),
+  );
+
+  const connections = report.connections.length
+    ? table(
+        ['PLATFORM', 'WORKSPACE', 'PLACE', 'KEY', 'ADDRESS', 'TIMEZONE', 'SCOPES', 'CONNECTED', 'LAST ANSWERED'],
+        report.connections.map((c) => [
+          c.platform,
+          c.workspace,
+          place(c.place),
+          c.key,
+          c.baseUrl,
+          c.timeZone,
+          c.scopes.join(',') || '-',
+          at(c.connectedAt),
+          c.lastAnsweredAt ? at(c.lastAnsweredAt) : c.lastAnsweredKnown ? 'not yet' : 'unknown',
+        ]),
+      )
+    : [
+        'No connection row: a bot for one workspace reads its key from LINEN_API_KEY in its environment, not from the store.',
+        ...(report.environmentKey ? [`LINEN_API_KEY here is ${report.environmentKey}.`] : []),
+      ];
+  out.push(...section('Connections', report.connections.length, connections));
+
+  out.push(
+    ...section(
+      'Subscriptions',
+      report.subscriptions.length,
+      report.subscriptions.length
+        ? table(
+            ['PLATFORM', 'WORKSPACE', 'ID', 'KIND', 'CHANNEL', 'SCHEDULE', 'KEY', 'STATE', 'NEXT RUN', 'LAST RUN'],
+            report.subscriptions.map((s) => [
+              s.platform,
+              s.workspace ?? '-',
+              s.id,
+              s.kind,
+              `#${s.channel}`,
+              s.schedule,
+              s.key,
+              s.state,
+              at(s.nextRunAt),
+              s.lastRun ? `${s.lastRun.status} ${at(s.lastRun.at)}` : 'none yet',
+            ]),
+          )
+        : ['No digest is subscribed.'],
+    ),
+  );
+
+  out.push(
+    ...section(
+      'Failing',
+      report.failing.length,
+      report.failing.length
+        ? table(
+            ['PLATFORM', 'WORKSPACE', 'ID', 'CHANNEL', 'STATE', 'SINCE', 'REASON'],
+            report.failing.map((f) => [
+              f.platform,
+              f.workspace ?? '-',
+              f.id,
+              `#${f.channel}`,
+              f.state,
+              at(f.since),
+              f.code ? `${f.reason} (${f.code})` : f.reason,
+            ]),
+          )
+        : ['No subscription is failing.'],
+    ),
+  );
+  return `${out.join('\n')}\n`;
+}

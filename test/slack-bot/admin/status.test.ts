@@ -1,0 +1,258 @@
+/**
+ * `npm run admin -- status` on PGlite and (with TEST_DATABASE_URL) PostgreSQL, found through the bot's own
+ * settings: two installed workspaces with their keys, digests due, paused, failing and retrying; the text and
+ * JSON outputs list them with each key's last four and never a key or token; a key's "last answered" moves when a
+ * command of its workspace gets an answer from the API, at most once a minute.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLinenClient, type HttpResponse } from '../../../shared/node.ts';
+import { runAdmin } from '../../../slack-bot/admin/run.ts';
+import type { SqlExecutor } from '../../../slack-bot/digests/storage/sql.ts';
+import { LinenService } from '../../../slack-bot/linen.ts';
+import type { BotLogger } from '../../../slack-bot/logger.ts';
+import {
+  answerCommand,
+  type CommandRequest,
+  type WorkspaceDeps,
+} from '../../../slack-bot/workspaces/answer-in-workspace.ts';
+import { ANSWERED_WRITE_EVERY_MS, ConnectionStore } from '../../../slack-bot/workspaces/connection-store.ts';
+import { connectedWorkspaceLinen } from '../../../slack-bot/workspaces/workspace-linen.ts';
+import {
+  type AdminStore,
+  adminStore,
+  BASE_URL,
+  box,
+  NOW,
+  SECRETS,
+  type Seeded,
+  seed,
+  TEAM_A,
+  TEAM_B,
+} from '../../support/admin-store.ts';
+import { secretsIn } from '../../support/db-dump.ts';
+import { drivers } from '../../support/digest-db.ts';
+import { findLeaks } from '../../support/secret-leaks.ts';
+
+async function status(env: Record<string, string>, now: Date, ...args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runAdmin(['status', ...args], env, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    now: () => now,
+  });
+  return { code, out, err };
+}
+
+function expectNoSecret(text: string): void {
+  expect(secretsIn(text, SECRETS)).toEqual([]);
+  expect(findLeaks(SECRETS, [{ source: 'admin output', text }])).toEqual([]);
+}
+
+const logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as BotLogger;
+
+/** An API that answers every listing with nothing: `/linen signals` is then a data answer. */
+function emptyApi(apiKey: string) {
+  const empty: HttpResponse = {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ data: [], pagination: { cursor: null, has_more: false }, request_id: 'req_empty' }),
+  };
+  return createLinenClient({
+    apiKey,
+    baseUrl: BASE_URL,
+    timeZone: 'America/Chicago',
+    transport: { request: async () => empty },
+  });
+}
+
+describe.each(drivers)('npm run admin -- status on %s', (driver) => {
+  let store: AdminStore;
+  let ids: Seeded;
+  beforeAll(async () => {
+    store = adminStore(driver);
+    const db = await store.open();
+    try {
+      ids = await seed(db);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await store?.remove();
+  });
+
+  it('prints the workspaces, keys by their last four, subscriptions and the failing ones, in aligned tables', async () => {
+    const { code, out, err } = await status(store.env, NOW);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expectNoSecret(out);
+    const lines = out.split('\n');
+    const section = (title: string) => {
+      const start = lines.findIndex((l) => l.startsWith(`${title} (`));
+      const end = lines.indexOf('', start);
+      return lines.slice(start, end === -1 ? undefined : end);
+    };
+    expect(lines[0]).toBe(
+      `linen-connect status at 2026-11-20T18:00:00Z, store: ${driver === 'pg' ? 'PostgreSQL at' : 'PGlite in'} ${lines[0]!.split(/ (at|in) /).at(-1)}`,
+    );
+    const workspaces = section('Workspaces');
+    expect(workspaces[0]).toBe('Workspaces (2)');
+    expect(workspaces[1]).toMatch(/^PLATFORM +WORKSPACE +ORGANIZATION +INSTALL +INSTALLED +KEYS +DIGESTS$/);
+    expect(workspaces[2]).toMatch(/^slack +T0AAA +- +workspace +2026-11-18T18:00:00Z \(2 d ago\) +2 +2$/);
+    expect(workspaces[3]).toMatch(/^slack +T0BBB +- +workspace +2026-11-18T18:00:00Z \(2 d ago\) +1 +2$/);
+
+    const connections = section('Connections');
+    expect(connections[0]).toBe('Connections (3)');
+    expect(connections.slice(2)).toEqual([
+      expect.stringMatching(
+        /^slack +T0AAA +workspace +…a1b2 +https:\/\/api\.example\.com\/v1 .* \(1 d ago\) +not yet$/,
+      ),
+      expect.stringMatching(/^slack +T0AAA +#C0FIN +…9f3c .* +not yet$/),
+      expect.stringMatching(/^slack +T0BBB +workspace +…c4d5 .* +not yet$/),
+    ]);
+
+    const subscriptions = section('Subscriptions');
+    expect(subscriptions[0]).toBe('Subscriptions (4)');
+    const row = (id: string) => subscriptions.find((l) => l.includes(id));
+    expect(row(ids.due)).toMatch(
+      /#C0OPS +daily 07:00 America\/Chicago +…a1b2 +active +2026-11-21T07:00:00Z \(in 13 h\) +posted 2026-11-20T07:00:00Z \(11 h ago\)/,
+    );
+    expect(row(ids.paused)).toMatch(/receivables +#C0FIN +mon 07:00 America\/Chicago +…9f3c +paused +- +none yet/);
+    expect(row(ids.gone)).toMatch(/#C0GONE .* +…c4d5 +failing +- +failed 2026-11-20T07:00:00Z \(11 h ago\)/);
+    expect(row(ids.retrying)).toMatch(/#C0LATE +daily 11:00 .* +active +2026-11-21T07:00:00Z \(in 13 h\) +none yet/);
+    // Every column starts at the same place on every line of a table.
+    const at = (l: string) => l.indexOf('#C0');
+    expect(new Set(subscriptions.slice(2).map(at)).size).toBe(1);
+
+    const failing = section('Failing');
+    expect(failing[0]).toBe('Failing (2)');
+    expect(failing.find((l) => l.includes(ids.gone))).toMatch(
+      /T0BBB .* #C0GONE +failing +2026-11-20T07:00:00Z \(11 h ago\) +channel #C0GONE no longer exists or the bot cannot see it \(channel_not_found\)$/,
+    );
+    expect(failing.find((l) => l.includes(ids.retrying))).toMatch(
+      /#C0LATE +retrying +2026-11-20T17:00:00Z \(1 h ago\) +its due digest failed and is tried again: Slack answered 500/,
+    );
+  }, 60_000);
+
+  it('--json is one document with the same facts, dates in UTC ISO', async () => {
+    const { code, out } = await status(store.env, NOW, '--json');
+    expect(code).toBe(0);
+    expectNoSecret(out);
+    const doc = JSON.parse(out);
+    expect(doc).toMatchObject({ generatedAt: '2026-11-20T18:00:00Z', empty: false, environmentKey: null });
+    expect(doc.workspaces).toEqual([
+      expect.objectContaining({
+        platform: 'slack',
+        workspace: TEAM_A,
+        install: 'workspace',
+        keys: 2,
+        subscriptions: 2,
+      }),
+      expect.objectContaining({
+        platform: 'slack',
+        workspace: TEAM_B,
+        install: 'workspace',
+        keys: 1,
+        subscriptions: 2,
+      }),
+    ]);
+    expect(
+      doc.connections.map((c: { workspace: string; place: string; key: string }) => [c.workspace, c.place, c.key]),
+    ).toEqual([
+      [TEAM_A, '*', '…a1b2'],
+      [TEAM_A, 'C0FIN', '…9f3c'],
+      [TEAM_B, '*', '…c4d5'],
+    ]);
+    expect(doc.connections[0]).toMatchObject({ connectedAt: '2026-11-19T18:00:00Z', lastAnsweredAt: null });
+    const byId = new Map(doc.subscriptions.map((s: { id: string }) => [s.id, s]));
+    expect(byId.get(ids.due)).toMatchObject({
+      state: 'active',
+      key: '…a1b2',
+      nextRunAt: '2026-11-21T07:00:00Z',
+      lastRun: { status: 'posted', at: '2026-11-20T07:00:00Z', error: null },
+    });
+    expect(byId.get(ids.paused)).toMatchObject({ state: 'paused', nextRunAt: null, lastRun: null });
+    expect(byId.get(ids.gone)).toMatchObject({ state: 'failing', lastRun: { status: 'failed' } });
+    expect(doc.failing).toEqual([
+      expect.objectContaining({
+        id: ids.gone,
+        workspace: TEAM_B,
+        state: 'failing',
+        code: 'channel_not_found',
+        reason: 'channel #C0GONE no longer exists or the bot cannot see it',
+      }),
+      expect.objectContaining({ id: ids.retrying, state: 'retrying', since: '2026-11-20T17:00:00Z' }),
+    ]);
+  }, 60_000);
+
+  it("a command answered by the API moves its key's last answered, written at most once a minute", async () => {
+    const db = await store.open();
+    let writes = 0;
+    const counted: SqlExecutor = {
+      ...db,
+      query(sql, params) {
+        if (/SET last_answered_at/.test(sql)) writes++;
+        return db.query(sql, params);
+      },
+    };
+    let clock = NOW.getTime();
+    try {
+      const connections = new ConnectionStore({ db: counted, secrets: box });
+      const deps: WorkspaceDeps = {
+        workspaces: connectedWorkspaceLinen({
+          connections,
+          createService: (k) =>
+            new LinenService({ client: emptyApi(k.apiKey), baseUrl: k.baseUrl, timeZone: k.timeZone }),
+        }),
+        connect: { connections, adminUserIds: [], allowedBaseUrls: [BASE_URL], defaultTimeZone: undefined },
+        logger,
+        now: () => clock,
+      };
+      const ask = (text: string) =>
+        answerCommand(
+          { text, userId: 'U0MEMBER', channelId: 'C0OPS', teamId: TEAM_A, slack: {} } as unknown as CommandRequest,
+          deps,
+        );
+      const lastAnswered = async () =>
+        (
+          await db.query<{ at: Date | string | null }>(
+            `SELECT last_answered_at AS at FROM workspace_keys WHERE team_id = $1 AND place = '*'`,
+            [TEAM_A],
+          )
+        )[0]!.at;
+
+      // Help needs no API: nothing is recorded.
+      expect((await ask('help'))?.shareable).toBe(false);
+      expect(writes).toBe(0);
+      expect((await ask('signals'))?.shareable).toBe(true);
+      await vi.waitFor(async () => expect(new Date((await lastAnswered())!).toISOString()).toBe(NOW.toISOString()));
+      // A burst within the minute: every command answered, no write.
+      clock += 30_000;
+      await Promise.all(Array.from({ length: 20 }, () => ask('signals')));
+      expect(writes).toBe(1);
+      clock = NOW.getTime() + ANSWERED_WRITE_EVERY_MS + 1_000;
+      await ask('signals');
+      await vi.waitFor(() => expect(writes).toBe(2));
+      await vi.waitFor(async () =>
+        expect(new Date((await lastAnswered())!).toISOString()).toBe('2026-11-20T18:01:01.000Z'),
+      );
+      await deps.workspaces.close();
+    } finally {
+      await db.close();
+    }
+
+    const later = new Date(NOW.getTime() + 5 * 60_000);
+    const doc = JSON.parse((await status(store.env, later, '--json')).out);
+    expect(
+      doc.connections.map((c: { key: string; lastAnsweredAt: string | null }) => [c.key, c.lastAnsweredAt]),
+    ).toEqual([
+      ['…a1b2', '2026-11-20T18:01:01Z'],
+      ['…9f3c', null],
+      ['…c4d5', null],
+    ]);
+    const text = (await status(store.env, later)).out;
+    expect(text).toMatch(/T0AAA +workspace +…a1b2 .* 2026-11-20T18:01:01Z \(3 min ago\)\n/);
+    expect(text).toMatch(new RegExp(`${TEAM_B} +workspace +…c4d5 .* not yet\\n`));
+    expectNoSecret(text);
+  }, 90_000);
+});

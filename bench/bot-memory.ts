@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { buildSlackBot } from '../scripts/build-slack-bot.ts';
+import { buildService } from '../scripts/build-service.ts';
 import { peakRssMb, rssMb } from './process-memory.ts';
 import { Results, ratioOf, round } from './results.ts';
 
@@ -80,7 +80,7 @@ const seconds = (ms: number) => `${round(ms / 1000, 1)} s`;
 export async function benchBotMemory(results: Results): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'linen-bench-memory-'));
   try {
-    const bundle = await buildSlackBot({ outfile: join(work, 'bot', 'index.js') });
+    const bundle = await buildService({ outfile: join(work, 'bot', 'index.js') });
     const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     let onPg: Idle | null = null;
     if (url) {

@@ -2,10 +2,11 @@
  * One client of `measureSharedCeiling`, in its own process: walks the manifests with the key's pacing kept in
  * PostgreSQL (DATABASE_URL, schema CEILING_SCHEMA), as a bot replica would, then prints `DONE <rows>`.
  */
+
+import { openPg } from '../chat/digests/storage/index.ts';
+import { migrate } from '../chat/digests/storage/migrations.ts';
+import { keyPacers } from '../chat/pacing/key-pacers.ts';
 import { createLinenClient } from '../shared/node.ts';
-import { openPg } from '../slack-bot/digests/storage/index.ts';
-import { migrate } from '../slack-bot/digests/storage/migrations.ts';
-import { keyPacers } from '../slack-bot/pacing/key-pacers.ts';
 
 const env = process.env;
 const db = await openPg({ connectionString: env.DATABASE_URL!, schema: env.CEILING_SCHEMA!, max: 2 });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import pg from 'pg';
-import { writePgliteAssets } from '../scripts/build-slack-bot.ts';
+import { writePgliteAssets } from '../scripts/build-service.ts';
 import { NODE_BUNDLE } from '../scripts/node-bundle.ts';
 import { forkChild } from './child-process.ts';
 import type { DigestRunResult, DigestRunSpec } from './digest-run.ts';

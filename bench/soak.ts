@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildSlackBot } from '../scripts/build-slack-bot.ts';
+import { buildService } from '../scripts/build-service.ts';
 import { startFakeSlack } from '../test/support/slack-fake.ts';
 import { commandBody, postSigned } from '../test/support/slack-sign.ts';
 
@@ -113,7 +113,7 @@ function clockIn(minutes: number): string {
 async function main(): Promise<number> {
   const minutes = minutesArg(process.argv.slice(2));
   const work = mkdtempSync(join(tmpdir(), 'linen-soak-'));
-  const bundle = await buildSlackBot({ outfile: join(work, 'bot', 'index.js') });
+  const bundle = await buildService({ outfile: join(work, 'bot', 'index.js') });
   const base = { ...process.env };
   for (const k of Object.keys(base)) if (/^(SLACK_|LINEN_|SANDBOX_|PORT$|DATABASE_URL$)/.test(k)) delete base[k];
 

@@ -1,16 +1,16 @@
 /**
  * `npm run build` (after the typecheck): every runnable piece bundled into dist/ with esbuild.
- * dist/sandbox/cli.js and dist/slack-bot/index.js run with plain `node`; dist/apps-script/ is clasp's root folder.
+ * dist/sandbox/cli.js and dist/service/index.js run with plain `node`; dist/apps-script/ is clasp's root folder.
  */
 import { build } from 'esbuild';
 import { buildAppsScript } from './build-apps-script.ts';
-import { buildSlackBot } from './build-slack-bot.ts';
+import { buildService } from './build-service.ts';
 import { NODE_BUNDLE } from './node-bundle.ts';
 
 await build({ ...NODE_BUNDLE, entryPoints: ['sandbox/cli.ts'], outfile: 'dist/sandbox/cli.js' });
 console.log('built dist/sandbox/cli.js');
 
-await buildSlackBot();
-console.log('built dist/slack-bot/index.js');
+await buildService();
+console.log('built dist/service/index.js');
 
 await buildAppsScript();

@@ -15,10 +15,15 @@ import {
   SocketModeReceiver,
 } from '@slack/bolt';
 import { type FetchFunction, WebClient, type WebClientOptions } from '@slack/web-api';
-import type { LinenClient } from '../shared/node.ts';
-import type { BotConfig } from './config.ts';
-import { secretsOf } from './config.ts';
-import type { Logger as DigestLogger } from './digests/engine.ts';
+import type { ConnectDeps } from '../chat/connections/answer-in-place.ts';
+import { ConnectionStore } from '../chat/connections/connection-store.ts';
+import {
+  connectedWorkspaceLinen,
+  type ServiceFactory,
+  singleWorkspaceLinen,
+  type WorkspaceLinen,
+} from '../chat/connections/place-linen.ts';
+import type { Logger as DigestLogger } from '../chat/digests/engine.ts';
 import {
   type Clock,
   clientsByKeyRef,
@@ -27,40 +32,35 @@ import {
   keyRefOf,
   openDigestStore,
   startDigestWorker,
-} from './digests/index.ts';
-import { type HealthServer, startHealthServer } from './health-server.ts';
-import { LinenService } from './linen.ts';
-import { registerListeners } from './listeners/index.ts';
-import { unroutableAuthorization, unroutableReceiverHandlers } from './listeners/unroutable.ts';
-import { logFields } from './log-fields.ts';
-import { type BotLogger, createLogger } from './logger.ts';
-import { BotMetrics } from './operations/metrics.ts';
+} from '../chat/digests/index.ts';
+import { LinenService } from '../chat/linen.ts';
+import { logFields } from '../chat/logging/log-fields.ts';
+import { type BotLogger, createLogger } from '../chat/logging/logger.ts';
+import { BotMetrics } from '../chat/operations/metrics.ts';
 import {
   METRICS_PATH,
   type MetricsServer,
   metricsOnBotPort,
   serveMetricsOwnPort,
-} from './operations/metrics-endpoint.ts';
-import { readStoreCounts, storeCountingErrors } from './operations/store-metrics.ts';
-import { type KeyPacers, keyPacers } from './pacing/key-pacers.ts';
-import { platformReadiness, READY_PATH, Readiness, storeReadiness } from './readiness.ts';
+} from '../chat/operations/metrics-endpoint.ts';
+import { readStoreCounts, storeCountingErrors } from '../chat/operations/store-metrics.ts';
+import { type KeyPacers, keyPacers } from '../chat/pacing/key-pacers.ts';
+import type { SecretBox } from '../chat/secrets/crypto.ts';
+import { settlesWithin } from '../chat/settles-within.ts';
+import { type HealthServer, startHealthServer } from '../service/health-server.ts';
+import { platformReadiness, READY_PATH, Readiness, storeReadiness } from '../service/readiness.ts';
+import { CLOSE_MS, DRAIN_MS, refuseWhileStopping, WorkInFlight } from '../service/shutdown.ts';
+import type { LinenClient } from '../shared/node.ts';
+import type { BotConfig } from './config.ts';
+import { secretsOf } from './config.ts';
+import { registerListeners } from './listeners/index.ts';
+import { unroutableAuthorization, unroutableReceiverHandlers } from './listeners/unroutable.ts';
 import { guardSlackRequests, MAX_BODY_BYTES } from './request-guard.ts';
-import type { SecretBox } from './secrets/crypto.ts';
-import { settlesWithin } from './settles-within.ts';
-import { CLOSE_MS, DRAIN_MS, refuseWhileStopping, WorkInFlight } from './shutdown.ts';
 import { slackFetch } from './slack-fetch.ts';
-import type { ConnectDeps } from './workspaces/answer-in-workspace.ts';
-import { ConnectionStore } from './workspaces/connection-store.ts';
 import { registerWorkspaceEvents } from './workspaces/events.ts';
 import { INSTALL_PATH, installReceiverOptions, REDIRECT_PATH } from './workspaces/install.ts';
 import { SqlInstallationStore } from './workspaces/installation-store.ts';
 import { type TeamAuthorize, teamSlackClients } from './workspaces/team-slack.ts';
-import {
-  connectedWorkspaceLinen,
-  type ServiceFactory,
-  singleWorkspaceLinen,
-  type WorkspaceLinen,
-} from './workspaces/workspace-linen.ts';
 
 export const EVENTS_PATH = '/slack/events';
 export const HEALTH_PATH = '/healthz';

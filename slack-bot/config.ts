@@ -3,9 +3,9 @@
  * (a ConfigError, printed without a stack). With no Slack setting at all the bot runs in console mode.
  */
 import { isIP } from 'node:net';
+import type { LogFormat } from '../chat/logging/logger.ts';
+import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from '../chat/secrets/crypto.ts';
 import { isValidTimeZone } from '../shared/dates.ts';
-import type { LogFormat } from './logger.ts';
-import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from './secrets/crypto.ts';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -4,10 +4,10 @@
  * sentence says the Linen API is not answering. The work left behind is bounded by the interactive client's
  * own budgets (see linen.ts) and its late result is dropped.
  */
-import { notAnswering } from '../answers/friendly-errors.ts';
+import { notAnswering } from '../../chat/answers/friendly-errors.ts';
+import { errorMessage } from '../../chat/views/common.ts';
 import type { Message } from '../blocks/kit.ts';
 import { context } from '../blocks/kit.ts';
-import { errorMessage } from '../views/common.ts';
 
 export interface Deadlines {
   /** After this long without an answer, the interim message is shown. */

@@ -1,7 +1,7 @@
 /** Every listener, registered the way slack-samples/bolt-ts-starter-template does: one `register` per kind. */
 import type { App } from '@slack/bolt';
-import type { BotMetrics } from '../operations/metrics.ts';
-import type { WorkspaceDeps } from '../workspaces/answer-in-workspace.ts';
+import type { WorkspaceDeps } from '../../chat/connections/answer-in-place.ts';
+import type { BotMetrics } from '../../chat/operations/metrics.ts';
 import actions from './actions/index.ts';
 import type { Deadlines } from './answer-in-time.ts';
 import commands from './commands/index.ts';

@@ -3,10 +3,11 @@
  * operator allows), the organization's timezone and, typed in a channel, whether the key is the workspace
  * default or this channel's only. After a successful check the modal is replaced by what the key can see.
  */
+
+import { EVERYWHERE, isDirectMessage, SCOPES, type Scope } from '../../chat/connections/connection.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import { LIMITS, truncate } from '../blocks/limits.ts';
 import { escLine, plain } from '../blocks/mrkdwn.ts';
-import { EVERYWHERE, isDirectMessage, SCOPES, type Scope } from './connection.ts';
 
 export const CONNECT_CALLBACK = 'linen_connect';
 export const FIELD = { apiKey: 'api_key', baseUrl: 'base_url', timeZone: 'timezone', place: 'place' } as const;

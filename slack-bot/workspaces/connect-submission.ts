@@ -3,15 +3,16 @@
  * answer with what it can see (`response_action: update`), or put one sentence on the field at fault
  * (`response_action: errors`). The key is never logged or echoed.
  */
+
+import { describeError } from '../../chat/answers/friendly-errors.ts';
+import { EVERYWHERE, isDirectMessage, lastFourOf } from '../../chat/connections/connection.ts';
+import type { ConnectionStore } from '../../chat/connections/connection-store.ts';
+import { type CheckKeyOptions, checkKey } from '../../chat/connections/key-check.ts';
+import type { BotLogger } from '../../chat/logging/logger.ts';
 import { isValidTimeZone } from '../../shared/dates.ts';
 import { AuthenticationError, ConnectionError, LinenError, TimeoutError } from '../../shared/errors.ts';
-import { describeError } from '../answers/friendly-errors.ts';
-import type { BotLogger } from '../logger.ts';
 import { ADMINS_ONLY } from './admins.ts';
 import { type ConnectMetadata, connectedView, FIELD } from './connect-modal.ts';
-import { EVERYWHERE, isDirectMessage, lastFourOf } from './connection.ts';
-import type { ConnectionStore } from './connection-store.ts';
-import { type CheckKeyOptions, checkKey } from './key-check.ts';
 
 type StateValue = { value?: string | null; selected_option?: { value?: string } | null };
 

@@ -4,9 +4,9 @@
  * already gone). A revoked user token alone (the installer's) is removed from the installation, which stays.
  */
 import type { App } from '@slack/bolt';
-import type { SqlExecutor } from '../digests/storage/sql.ts';
-import type { BotLogger } from '../logger.ts';
-import { forgetOrganization, forgetWorkspace } from './forget.ts';
+import { forgetOrganization, forgetWorkspace } from '../../chat/connections/forget.ts';
+import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
+import type { BotLogger } from '../../chat/logging/logger.ts';
 import type { SqlInstallationStore } from './installation-store.ts';
 
 export interface WorkspaceEventDeps {

@@ -7,9 +7,9 @@
  * its own: its connection remembers the organization (`enterpriseOf`).
  */
 import { WebClient, type WebClientOptions } from '@slack/web-api';
+import { Lru } from '../../chat/connections/lru.ts';
 import type { SlackForTeam } from '../digests/slack.ts';
 import { InstallationNotFoundError } from './installation-store.ts';
-import { Lru } from './lru.ts';
 
 /** A workspace's tokens by team id: Bolt's `Authorize`, or `InstallProvider.authorize`. */
 export type TeamAuthorize = (source: {

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSandboxData } from '../../sandbox/index.ts';
-import { buildSlackBot } from '../../scripts/build-slack-bot.ts';
+import { buildService } from '../../scripts/build-service.ts';
 import { ConfigError, isConsoleMode, loadConfig } from '../../slack-bot/config.ts';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const ENTRY = join(process.cwd(), 'slack-bot', 'index.ts');
+const ENTRY = join(process.cwd(), 'service', 'index.ts');
 
 /** The environment without any Slack or Linen setting, the sandbox pinned to a day of 2026. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -136,7 +136,7 @@ describe('console mode', () => {
 
   it('the bundle runs with plain node', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'linen-bot-')), 'index.js');
-    await buildSlackBot({ outfile: out });
+    await buildService({ outfile: out });
     const r = await run(process.execPath, [out, '--ask', '/linen tickets'], cleanEnv());
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Open tickets\n/);

@@ -4,12 +4,12 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerText } from '../../chat/answers/answer.ts';
+import { formatCommand, parseCommand, SUBCOMMANDS } from '../../chat/answers/grammar.ts';
+import { ArgsError, parseSubscribeArgs, tokenize } from '../../chat/digests/subscribe-args.ts';
+import { LinenService } from '../../chat/linen.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createLinenClient } from '../../shared/node.ts';
-import { answerText } from '../../slack-bot/answers/answer.ts';
-import { formatCommand, parseCommand, SUBCOMMANDS } from '../../slack-bot/answers/grammar.ts';
-import { ArgsError, parseSubscribeArgs, tokenize } from '../../slack-bot/digests/subscribe-args.ts';
-import { LinenService } from '../../slack-bot/linen.ts';
 import { artefactsIn, hostileText, hostileToken, runs } from '../support/hostile.ts';
 import { validateMessage } from '../support/slack-blockkit.ts';
 

@@ -1,10 +1,10 @@
 /** What reaches the bot's log: never a key, a token, a command's response_url or a Socket Mode ticket. */
 import { LogLevel } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
+import { failureFields, logFields } from '../../chat/logging/log-fields.ts';
+import { createLogger } from '../../chat/logging/logger.ts';
 import { InternalServerError } from '../../shared/errors.ts';
 import { ConfigError, loadLogFormat } from '../../slack-bot/config.ts';
-import { failureFields, logFields } from '../../slack-bot/log-fields.ts';
-import { createLogger } from '../../slack-bot/logger.ts';
 import { assertNoLeaks } from '../support/secret-leaks.ts';
 
 it('scrubs keys, Slack tokens, response_urls and connection tickets at every level', () => {

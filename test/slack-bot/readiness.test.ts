@@ -4,8 +4,8 @@
  * is not ready (503, a reason naming no secret) while the bot stays alive (`/healthz` 200).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, storeOver } from '../../slack-bot/digests/storage/index.ts';
-import { MIGRATIONS } from '../../slack-bot/digests/storage/migrations.ts';
+import { openPglite, storeOver } from '../../chat/digests/storage/index.ts';
+import { MIGRATIONS } from '../../chat/digests/storage/migrations.ts';
 import { openTestDb, PG_URL } from '../support/digest-db.ts';
 import type { Harness } from '../support/slack-harness.ts';
 import { startHarness } from '../support/slack-harness.ts';

@@ -5,12 +5,12 @@
  */
 import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
+import { openPglite, storeOver } from '../../chat/digests/storage/index.ts';
+import { createLogger } from '../../chat/logging/logger.ts';
 import { createLinenClient } from '../../shared/node.ts';
 import { startBot } from '../../slack-bot/app.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
-import { openPglite, storeOver } from '../../slack-bot/digests/storage/index.ts';
 import { MAX_WAIT_MS } from '../../slack-bot/listeners/pending-acks.ts';
-import { createLogger } from '../../slack-bot/logger.ts';
 import { MAX_BODY_BYTES } from '../../slack-bot/request-guard.ts';
 import { useHttpBot } from '../support/http-bot-suite.ts';
 import { BOT_TOKEN, SIGNING_SECRET, TZ } from '../support/slack-harness.ts';

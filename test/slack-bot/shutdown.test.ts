@@ -96,7 +96,7 @@ describe('npm start and SIGTERM', () => {
     for (const [k, v] of Object.entries(process.env))
       if (!/^(SLACK_|LINEN_|PORT$|DATABASE_URL$|LOG_FORMAT$)/.test(k)) env[k] = v;
     // As `npm start` runs it: one node process with tsx's loader, so the signal reaches the bot itself.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'slack-bot', 'index.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'service', 'index.ts')], {
       env: {
         ...env,
         SLACK_BOT_TOKEN: BOT_TOKEN,

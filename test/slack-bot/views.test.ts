@@ -3,6 +3,19 @@
  * hostile and oversized data through the Block Kit validator (no network).
  */
 import { describe, expect, it } from 'vitest';
+import { formatCommand, parseCommand } from '../../chat/answers/grammar.ts';
+import { balanceMessage } from '../../chat/views/balance.ts';
+import { chooseCustomerMessage, errorMessage, shareFooter } from '../../chat/views/common.ts';
+import { fillRateMessage, sparkline } from '../../chat/views/fillrate.ts';
+import { helpMessage, unknownMessage, usageMessage } from '../../chat/views/help.ts';
+import { invoicesMessage } from '../../chat/views/invoices.ts';
+import { manifestMessage } from '../../chat/views/manifest.ts';
+import { orderMessage } from '../../chat/views/order.ts';
+import { poMessage } from '../../chat/views/po.ts';
+import { rewashMessage } from '../../chat/views/rewash.ts';
+import { shortMessage } from '../../chat/views/short.ts';
+import { signalsMessage } from '../../chat/views/signals.ts';
+import { ticketMessage, ticketsMessage } from '../../chat/views/tickets.ts';
 import {
   ageInvoices,
   computeAr,
@@ -17,23 +30,10 @@ import type { InventorySignal } from '../../shared/schemas/inventory.ts';
 import type { OrderDetail } from '../../shared/schemas/orders.ts';
 import type { DailyDeliveryRow, ManifestDetail } from '../../shared/schemas/processing.ts';
 import type { QualityTicket } from '../../shared/schemas/quality.ts';
-import { formatCommand, parseCommand } from '../../slack-bot/answers/grammar.ts';
 import { fields, type Message, section } from '../../slack-bot/blocks/kit.ts';
 import { fitMessage, LIMITS, truncate } from '../../slack-bot/blocks/limits.ts';
 import { esc } from '../../slack-bot/blocks/mrkdwn.ts';
-import { renderMessage } from '../../slack-bot/console/render.ts';
-import { balanceMessage } from '../../slack-bot/views/balance.ts';
-import { chooseCustomerMessage, errorMessage, shareFooter } from '../../slack-bot/views/common.ts';
-import { fillRateMessage, sparkline } from '../../slack-bot/views/fillrate.ts';
-import { helpMessage, unknownMessage, usageMessage } from '../../slack-bot/views/help.ts';
-import { invoicesMessage } from '../../slack-bot/views/invoices.ts';
-import { manifestMessage } from '../../slack-bot/views/manifest.ts';
-import { orderMessage } from '../../slack-bot/views/order.ts';
-import { poMessage } from '../../slack-bot/views/po.ts';
-import { rewashMessage } from '../../slack-bot/views/rewash.ts';
-import { shortMessage } from '../../slack-bot/views/short.ts';
-import { signalsMessage } from '../../slack-bot/views/signals.ts';
-import { ticketMessage, ticketsMessage } from '../../slack-bot/views/tickets.ts';
+import { renderMessage } from '../../slack-bot/console-render.ts';
 import { validateMessage } from '../support/slack-blockkit.ts';
 
 const EVIL = 'Ops <!channel> & <@U999|boss> @here <http://evil.example|click me> @everyone';

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Installation } from '@slack/bolt';
-import { keyRefOf } from '../../slack-bot/digests/key-ref.ts';
+import { EVERYWHERE } from '../../chat/connections/connection.ts';
+import { ConnectionStore } from '../../chat/connections/connection-store.ts';
+import { keyRefOf } from '../../chat/digests/key-ref.ts';
+import { migrate, openPg, openPglite, type SqlExecutor, storeOver } from '../../chat/digests/storage/index.ts';
+import { SecretBox } from '../../chat/secrets/crypto.ts';
 import { explainFailure } from '../../slack-bot/digests/slack.ts';
-import { migrate, openPg, openPglite, type SqlExecutor, storeOver } from '../../slack-bot/digests/storage/index.ts';
-import { SecretBox } from '../../slack-bot/secrets/crypto.ts';
-import { EVERYWHERE } from '../../slack-bot/workspaces/connection.ts';
-import { ConnectionStore } from '../../slack-bot/workspaces/connection-store.ts';
 import { SqlInstallationStore } from '../../slack-bot/workspaces/installation-store.ts';
 import { dropSchema, freshSchema, newSubscription, PG_URL } from './digest-db.ts';
 

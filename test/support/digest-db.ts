@@ -8,7 +8,7 @@ import {
   openPglite,
   type SqlExecutor,
   storeOver,
-} from '../../slack-bot/digests/storage/index.ts';
+} from '../../chat/digests/storage/index.ts';
 import { KEYS } from './sandbox-http.ts';
 import { assertNoLeaks, tableRows } from './secret-leaks.ts';
 

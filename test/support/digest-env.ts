@@ -1,13 +1,13 @@
 /** A digest test bench: sandbox over HTTP, fake Slack, a store, a manual clock and tick helpers. */
 import { WebClient } from '@slack/web-api';
+import { ManualClock } from '../../chat/digests/clock.ts';
+import type { DigestCommandContext } from '../../chat/digests/digest-answers.ts';
+import { DigestEngine, type EngineOptions, silentLogger } from '../../chat/digests/engine.ts';
+import { type DigestWorkerOptions, startDigestWorker } from '../../chat/digests/index.ts';
+import { clientsByKeyRef, keyRefOf } from '../../chat/digests/key-ref.ts';
+import { runDigestTick } from '../../chat/digests/runner.ts';
 import { loadSandboxData, type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createLinenClient, type LinenClient } from '../../shared/node.ts';
-import { ManualClock } from '../../slack-bot/digests/clock.ts';
-import type { DigestCommandContext } from '../../slack-bot/digests/digest-answers.ts';
-import { DigestEngine, type EngineOptions, silentLogger } from '../../slack-bot/digests/engine.ts';
-import { type DigestWorkerOptions, startDigestWorker } from '../../slack-bot/digests/index.ts';
-import { clientsByKeyRef, keyRefOf } from '../../slack-bot/digests/key-ref.ts';
-import { runDigestTick } from '../../slack-bot/digests/runner.ts';
 import { ChannelPacer } from '../../slack-bot/digests/slack.ts';
 import { slackFetch } from '../../slack-bot/slack-fetch.ts';
 import { openTestDb, type TestDb } from './digest-db.ts';

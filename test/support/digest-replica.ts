@@ -3,13 +3,14 @@
  * from the `digest_test_clock` table. STALL=before-post|after-post makes it hang at that point of its first post
  * (printing `STALLED <run id>`), to be killed there.
  */
+
+import { ManualClock } from '../../chat/digests/clock.ts';
+import { silentLogger } from '../../chat/digests/engine.ts';
+import { startDigestWorker } from '../../chat/digests/index.ts';
+import { clientsByKeyRef } from '../../chat/digests/key-ref.ts';
+import { openPg, storeOver } from '../../chat/digests/storage/index.ts';
+import type { DigestRun } from '../../chat/digests/storage/types.ts';
 import { createLinenClient } from '../../shared/node.ts';
-import { ManualClock } from '../../slack-bot/digests/clock.ts';
-import { silentLogger } from '../../slack-bot/digests/engine.ts';
-import { startDigestWorker } from '../../slack-bot/digests/index.ts';
-import { clientsByKeyRef } from '../../slack-bot/digests/key-ref.ts';
-import { openPg, storeOver } from '../../slack-bot/digests/storage/index.ts';
-import type { DigestRun } from '../../slack-bot/digests/storage/types.ts';
 import { webClient } from './digest-env.ts';
 
 const env = process.env;

@@ -2,8 +2,8 @@
  * A digest worker on the env's manual clock: its waits are the clock's timers, each one recorded (`waits`, in ms)
  * and, like each tick, announced to `waitFor`, so a test can move the clock and wait for the worker to keep up.
  */
-import type { Timers } from '../../slack-bot/digests/clock.ts';
-import type { DigestWorkerOptions } from '../../slack-bot/digests/index.ts';
+import type { Timers } from '../../chat/digests/clock.ts';
+import type { DigestWorkerOptions } from '../../chat/digests/index.ts';
 import { type DigestEnv, startEnvWorker } from './digest-env.ts';
 import { createWaiters } from './waiters.ts';
 

@@ -2,9 +2,10 @@
  * One bot replica for the shared-pacing runs: the real bot (HTTP receiver, its own store on DATABASE_URL, its
  * own pacing of the key) with the rate limit from PACING_LIMIT per PACING_WINDOW_MS. Prints `READY <port>`.
  */
+
+import { createLogger } from '../../chat/logging/logger.ts';
 import { startBot } from '../../slack-bot/app.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
-import { createLogger } from '../../slack-bot/logger.ts';
 
 const env = process.env;
 const bot = await startBot(loadConfig(env), {

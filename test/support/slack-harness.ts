@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type DigestStore, openPglite, type SqlExecutor, storeOver } from '../../chat/digests/storage/index.ts';
+import { createLogger } from '../../chat/logging/logger.ts';
 import { type Sandbox, type SandboxData, startSandbox } from '../../sandbox/index.ts';
 import { type AsyncTransport, createLinenClient, type LinenClient, UndiciTransport } from '../../shared/node.ts';
 import { type RunningBot, type StartOptions, startBot } from '../../slack-bot/app.ts';
 import { loadConfig } from '../../slack-bot/config.ts';
-import { type DigestStore, openPglite, type SqlExecutor, storeOver } from '../../slack-bot/digests/storage/index.ts';
-import { createLogger } from '../../slack-bot/logger.ts';
 import { assertNoLeaks, type Produced, tableRows } from './secret-leaks.ts';
 import { validateMessage } from './slack-blockkit.ts';
 import { type FakeSlack, startFakeSlack } from './slack-fake.ts';

@@ -3,17 +3,17 @@
  * and the customer choices of an ambiguous name (replay the command with the chosen customer).
  */
 import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { describeError, friendlyError } from '../../answers/friendly-errors.ts';
-import { parseCommand } from '../../answers/grammar.ts';
-import { type AnswerOutcome, outcomeOfError } from '../../answers/outcome.ts';
+import { describeError, friendlyError } from '../../../chat/answers/friendly-errors.ts';
+import { parseCommand } from '../../../chat/answers/grammar.ts';
+import { type AnswerOutcome, outcomeOfError } from '../../../chat/answers/outcome.ts';
+import { answerButton, contextFor } from '../../../chat/connections/answer-in-place.ts';
+import { failureFields } from '../../../chat/logging/log-fields.ts';
+import type { ActionName } from '../../../chat/operations/metrics.ts';
+import { parsePdfRef } from '../../../chat/views/balance.ts';
+import { ACTION, errorMessage } from '../../../chat/views/common.ts';
 import { context } from '../../blocks/kit.ts';
 import { fitMessage } from '../../blocks/limits.ts';
 import { code, esc } from '../../blocks/mrkdwn.ts';
-import { failureFields } from '../../log-fields.ts';
-import type { ActionName } from '../../operations/metrics.ts';
-import { parsePdfRef } from '../../views/balance.ts';
-import { ACTION, errorMessage } from '../../views/common.ts';
-import { answerButton, contextFor } from '../../workspaces/answer-in-workspace.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringMessage } from '../answer-in-time.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';

@@ -4,10 +4,10 @@
  * shared client and uploads it into the user's direct-message conversation with the app.
  */
 import type { WebClient } from '@slack/web-api';
+import type { LinenService } from '../../../chat/linen.ts';
+import type { PdfRef } from '../../../chat/views/balance.ts';
 import { NotFoundError } from '../../../shared/errors.ts';
 import type { Invoice } from '../../../shared/schemas/accounting.ts';
-import type { LinenService } from '../../linen.ts';
-import type { PdfRef } from '../../views/balance.ts';
 
 export interface FetchedPdf {
   invoice: Invoice;

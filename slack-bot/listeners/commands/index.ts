@@ -5,8 +5,8 @@
  * about 2 s (the answer then replaces it), and by the deadline whatever the Linen API does.
  */
 import type { App, RespondArguments } from '@slack/bolt';
-import { commandLabelOf } from '../../operations/command-label.ts';
-import { answerCommand } from '../../workspaces/answer-in-workspace.ts';
+import { answerCommand } from '../../../chat/connections/answer-in-place.ts';
+import { commandLabelOf } from '../../../chat/operations/command-label.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, interimMessage, notAnsweringMessage } from '../answer-in-time.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';

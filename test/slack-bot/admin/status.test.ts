@@ -5,18 +5,14 @@
  * command of its workspace gets an answer from the API, at most once a minute.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runAdmin } from '../../../chat/admin/run.ts';
+import { answerCommand, type CommandRequest, type WorkspaceDeps } from '../../../chat/connections/answer-in-place.ts';
+import { ANSWERED_WRITE_EVERY_MS, ConnectionStore } from '../../../chat/connections/connection-store.ts';
+import { connectedWorkspaceLinen } from '../../../chat/connections/place-linen.ts';
+import type { SqlExecutor } from '../../../chat/digests/storage/sql.ts';
+import { LinenService } from '../../../chat/linen.ts';
+import type { BotLogger } from '../../../chat/logging/logger.ts';
 import { createLinenClient, type HttpResponse } from '../../../shared/node.ts';
-import { runAdmin } from '../../../slack-bot/admin/run.ts';
-import type { SqlExecutor } from '../../../slack-bot/digests/storage/sql.ts';
-import { LinenService } from '../../../slack-bot/linen.ts';
-import type { BotLogger } from '../../../slack-bot/logger.ts';
-import {
-  answerCommand,
-  type CommandRequest,
-  type WorkspaceDeps,
-} from '../../../slack-bot/workspaces/answer-in-workspace.ts';
-import { ANSWERED_WRITE_EVERY_MS, ConnectionStore } from '../../../slack-bot/workspaces/connection-store.ts';
-import { connectedWorkspaceLinen } from '../../../slack-bot/workspaces/workspace-linen.ts';
 import {
   type AdminStore,
   adminStore,

@@ -4,9 +4,9 @@
  * whole backlog, not once a tick.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestWorker, keyRefOf } from '../../../slack-bot/digests/index.ts';
-import type { TickResult } from '../../../slack-bot/digests/runner.ts';
-import { nextRuns } from '../../../slack-bot/digests/schedule.ts';
+import { type DigestWorker, keyRefOf } from '../../../chat/digests/index.ts';
+import type { TickResult } from '../../../chat/digests/runner.ts';
+import { nextRuns } from '../../../chat/digests/schedule.ts';
 import { drivers, newSubscription } from '../../support/digest-db.ts';
 import { type DigestEnv, KEY, startDigestEnv, startEnvWorker, TZ } from '../../support/digest-env.ts';
 import { startManualClockWorker } from '../../support/manual-clock-worker.ts';

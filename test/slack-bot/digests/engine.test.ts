@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestCommandContext, runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
-import { migrate } from '../../../slack-bot/digests/storage/index.ts';
+import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
+import { migrate } from '../../../chat/digests/storage/index.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { CH, commandContext, type DigestEnv, replyText, startDigestEnv, USER } from '../../support/digest-env.ts';
 import { SEEDED_DIGEST } from '../../support/seeded-figures.ts';

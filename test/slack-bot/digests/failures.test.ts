@@ -4,11 +4,11 @@
  * given up after a few attempts, a key reference no longer configured, and `#channel` arguments.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inScope } from '../../../chat/digests/content.ts';
+import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
+import type { Logger } from '../../../chat/digests/engine.ts';
+import { keyRefOf } from '../../../chat/digests/key-ref.ts';
 import type { InventorySignal } from '../../../sandbox/model.ts';
-import { inScope } from '../../../slack-bot/digests/content.ts';
-import { type DigestCommandContext, runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
-import type { Logger } from '../../../slack-bot/digests/engine.ts';
-import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { CH, commandContext, type DigestEnv, replyText, startDigestEnv, TZ, USER } from '../../support/digest-env.ts';
 import { validateMessage } from '../../support/slack-blockkit.ts';

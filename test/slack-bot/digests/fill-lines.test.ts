@@ -4,9 +4,9 @@
  * department counts across its customer only.
  */
 import { describe, expect, it } from 'vitest';
+import { fillRateOf } from '../../../chat/digests/content.ts';
 import { loadSandboxData } from '../../../sandbox/index.ts';
 import type { DailyDeliveryRow } from '../../../shared/index.ts';
-import { fillRateOf } from '../../../slack-bot/digests/content.ts';
 import { TODAY, TZ } from '../../support/digest-env.ts';
 import { expectedFill } from '../../support/expected-figures.ts';
 

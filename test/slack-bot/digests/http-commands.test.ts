@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../slack-bot/digests/clock.ts';
+import { ManualClock } from '../../../chat/digests/clock.ts';
 import { dropSchema, freshSchema, PG_URL } from '../../support/digest-db.ts';
 import {
   allText,
@@ -178,7 +178,7 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
         for (const [k, v] of Object.entries(process.env))
           if (!/^(SLACK_|LINEN_|PORT$|DATABASE_URL$)/.test(k)) env[k] = v;
         // As `npm start` runs it: one node process with tsx's loader, so the signal reaches the bot itself.
-        const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'slack-bot', 'index.ts')], {
+        const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'service', 'index.ts')], {
           env: {
             ...env,
             SLACK_BOT_TOKEN: BOT_TOKEN,

@@ -4,7 +4,7 @@
  * all-clear, each run posted once by two replicas; the shortfall digest's par met; previews of every kind.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestCommandContext, runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
+import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { CH, commandContext, type DigestEnv, replyText, startDigestEnv, TZ } from '../../support/digest-env.ts';
 import { expectedDaysOverdue, localDay } from '../../support/expected-figures.ts';

@@ -3,7 +3,7 @@
  * every run's record, now one row per run in signal order, and the next digest compares with it as before.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openPg, openPglite, type SqlExecutor, storeOver } from '../../../slack-bot/digests/storage/index.ts';
+import { migrate, openPg, openPglite, type SqlExecutor, storeOver } from '../../../chat/digests/storage/index.ts';
 import { drivers, dropSchema, freshSchema, newSubscription, PG_URL } from '../../support/digest-db.ts';
 
 const BEFORE_40 = `CREATE TABLE digest_run_signals (

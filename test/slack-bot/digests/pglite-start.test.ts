@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildSlackBot } from '../../../scripts/build-slack-bot.ts';
-import { openDigestStore, openPglite, storeOver } from '../../../slack-bot/digests/storage/index.ts';
-import { DATA_DIR_TEMPLATE, installedTemplate } from '../../../slack-bot/digests/storage/pglite-template.ts';
+import { openDigestStore, openPglite, storeOver } from '../../../chat/digests/storage/index.ts';
+import { DATA_DIR_TEMPLATE, installedTemplate } from '../../../chat/digests/storage/pglite-template.ts';
+import { buildService } from '../../../scripts/build-service.ts';
 import { newSubscription } from '../../support/digest-db.ts';
 
 const folders: string[] = [];
@@ -82,7 +82,7 @@ describe('a new embedded store', () => {
 describe('the built bot', () => {
   it('carries the prepared folder beside its bundle and starts a new store from it', async () => {
     const work = tempFolder();
-    const bundle = await buildSlackBot({ outfile: join(work, 'bot', 'index.js') });
+    const bundle = await buildService({ outfile: join(work, 'bot', 'index.js') });
     const template = join(dirname(bundle), DATA_DIR_TEMPLATE);
     expect(existsSync(join(template, 'PG_VERSION'))).toBe(true);
     // As dist/ is, under a package.json that makes its .js files ES modules.

@@ -3,8 +3,8 @@
  * within seconds of 07:00 instead of up to a whole tick (30 s) later. Driven by the manual clock and its timers.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
-import type { DigestWorker } from '../../../slack-bot/digests/index.ts';
+import { runDigestCommand } from '../../../chat/digests/digest-answers.ts';
+import type { DigestWorker } from '../../../chat/digests/index.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { CH, commandContext, type DigestEnv, startDigestEnv } from '../../support/digest-env.ts';
 import { startManualClockWorker } from '../../support/manual-clock-worker.ts';

@@ -1,10 +1,10 @@
 /** Several bot processes on one PostgreSQL database, driven by a shared controllable clock. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyRefOf } from '../../../chat/digests/key-ref.ts';
+import { nextRuns, runsBetween } from '../../../chat/digests/schedule.ts';
+import { type DigestStore, openPg, type SqlExecutor, storeOver } from '../../../chat/digests/storage/index.ts';
 import { loadSandboxData, type Sandbox, startSandbox } from '../../../sandbox/index.ts';
-import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
-import { nextRuns, runsBetween } from '../../../slack-bot/digests/schedule.ts';
-import { type DigestStore, openPg, type SqlExecutor, storeOver } from '../../../slack-bot/digests/storage/index.ts';
 import { dropSchema, freshSchema, newSubscription, PG_URL } from '../../support/digest-db.ts';
 import { type FakeSlack, startFakeSlack } from '../../support/digest-slack.ts';
 

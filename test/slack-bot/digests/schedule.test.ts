@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { planRuns } from '../../../slack-bot/digests/engine.ts';
-import { cronPattern, nextRuns, parseCadence, parseTime, runsBetween } from '../../../slack-bot/digests/schedule.ts';
-import type { Subscription } from '../../../slack-bot/digests/storage/types.ts';
+import { planRuns } from '../../../chat/digests/engine.ts';
+import { cronPattern, nextRuns, parseCadence, parseTime, runsBetween } from '../../../chat/digests/schedule.ts';
+import type { Subscription } from '../../../chat/digests/storage/types.ts';
 
 const TZ = 'America/Chicago';
 const local = (d: Date) =>

@@ -5,8 +5,8 @@
  * digests go out as usual.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestCommandContext, runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
-import type { Logger } from '../../../slack-bot/digests/engine.ts';
+import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
+import type { Logger } from '../../../chat/digests/engine.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { CH, commandContext, type DigestEnv, startDigestEnv, USER } from '../../support/digest-env.ts';
 import type { FakeSlack } from '../../support/digest-slack.ts';

@@ -8,10 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestCommandContext, runDigestCommand } from '../../../slack-bot/digests/digest-answers.ts';
-import type { Logger } from '../../../slack-bot/digests/engine.ts';
-import { DataFolderInUseError, StoreUnavailableError } from '../../../slack-bot/digests/storage/errors.ts';
-import { openDigestStore } from '../../../slack-bot/digests/storage/index.ts';
+import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
+import type { Logger } from '../../../chat/digests/engine.ts';
+import { DataFolderInUseError, StoreUnavailableError } from '../../../chat/digests/storage/errors.ts';
+import { openDigestStore } from '../../../chat/digests/storage/index.ts';
 import { openTestDb, PG_URL, type TestDb } from '../../support/digest-db.ts';
 import { CH, commandContext, type DigestEnv, startDigestEnv } from '../../support/digest-env.ts';
 import { allText, BOT_TOKEN, type Harness, SIGNING_SECRET, startHarness, TZ } from '../../support/slack-harness.ts';
@@ -174,7 +174,7 @@ describe('a PGlite data folder already held by another process', () => {
     const script = join(dir, 'holder.mts');
     writeFileSync(
       script,
-      `import { openDigestStore } from ${JSON.stringify(join(process.cwd(), 'slack-bot/digests/storage/index.ts'))};
+      `import { openDigestStore } from ${JSON.stringify(join(process.cwd(), 'chat/digests/storage/index.ts'))};
       const store = await openDigestStore({ dataDir: ${JSON.stringify(dir)} }, {});
       await store.createSubscription({ keyRef: 'k', channelId: 'C1', cadence: 'daily', time: '07:00',
         timeZone: 'UTC', customerIds: [], minSeverity: 'low', allClear: false, createdBy: 'U1' }, new Date(), null);
@@ -217,7 +217,7 @@ describe('a PGlite data folder already held by another process', () => {
 
   it('the bot started on a held folder exits 1 with one line saying so', async () => {
     const pid = await holdIt();
-    const child = spawn(tsx, [join(process.cwd(), 'slack-bot', 'index.ts')], {
+    const child = spawn(tsx, [join(process.cwd(), 'service', 'index.ts')], {
       env: {
         ...baseEnv(),
         SLACK_BOT_TOKEN: BOT_TOKEN,

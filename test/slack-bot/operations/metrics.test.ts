@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../chat/digests/clock.ts';
 import { ConfigError, loadMetricsConfig } from '../../../slack-bot/config.ts';
-import { ManualClock } from '../../../slack-bot/digests/clock.ts';
 import {
   allText,
   BOT_TOKEN,

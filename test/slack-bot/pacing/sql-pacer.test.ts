@@ -1,10 +1,10 @@
 /** A key's pacing in PostgreSQL, shared by replicas (each its own pool on one schema), and the per-key registry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyRefOf } from '../../../chat/digests/key-ref.ts';
+import type { DigestStore, SqlExecutor } from '../../../chat/digests/storage/index.ts';
+import { keyPacers } from '../../../chat/pacing/key-pacers.ts';
+import { SqlPacer } from '../../../chat/pacing/sql-pacer.ts';
 import { Pacer } from '../../../shared/core/pacing.ts';
-import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
-import type { DigestStore, SqlExecutor } from '../../../slack-bot/digests/storage/index.ts';
-import { keyPacers } from '../../../slack-bot/pacing/key-pacers.ts';
-import { SqlPacer } from '../../../slack-bot/pacing/sql-pacer.ts';
 import { openTestDb, PG_URL, type TestDb } from '../../support/digest-db.ts';
 
 const KEY = 'lk_live_pacing_test_key_0123456789';

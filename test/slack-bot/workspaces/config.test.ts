@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { openDigestStore } from '../../../chat/digests/storage/index.ts';
+import { SecretBox } from '../../../chat/secrets/crypto.ts';
+import { main } from '../../../service/index.ts';
 import { ConfigError, isConsoleMode, loadConfig, secretsOf } from '../../../slack-bot/config.ts';
-import { openDigestStore } from '../../../slack-bot/digests/storage/index.ts';
-import { main } from '../../../slack-bot/index.ts';
-import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 
 const KEY = randomBytes(32).toString('base64');

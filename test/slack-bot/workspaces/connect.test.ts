@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../slack-bot/digests/clock.ts';
-import { keyRefOf } from '../../../slack-bot/digests/key-ref.ts';
+import { ManualClock } from '../../../chat/digests/clock.ts';
+import { keyRefOf } from '../../../chat/digests/key-ref.ts';
 import { expectNoSecretInDump } from '../../support/db-dump.ts';
 import { allText, type BotUnderTest, buttons, type Harness, startHarness } from '../../support/slack-harness.ts';
 import {

@@ -5,13 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinenService } from '../../../slack-bot/linen.ts';
-import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
-import { reencryptAll } from '../../../slack-bot/secrets/reencrypt.ts';
-import { EVERYWHERE } from '../../../slack-bot/workspaces/connection.ts';
-import { ConnectionStore, type OpenedKey } from '../../../slack-bot/workspaces/connection-store.ts';
-import { forgetWorkspace } from '../../../slack-bot/workspaces/forget.ts';
-import { connectedWorkspaceLinen } from '../../../slack-bot/workspaces/workspace-linen.ts';
+import { EVERYWHERE } from '../../../chat/connections/connection.ts';
+import { ConnectionStore, type OpenedKey } from '../../../chat/connections/connection-store.ts';
+import { forgetWorkspace } from '../../../chat/connections/forget.ts';
+import { connectedWorkspaceLinen } from '../../../chat/connections/place-linen.ts';
+import { LinenService } from '../../../chat/linen.ts';
+import { SecretBox } from '../../../chat/secrets/crypto.ts';
+import { reencryptAll } from '../../../chat/secrets/reencrypt.ts';
 import { expectNoSecretInDump } from '../../support/db-dump.ts';
 import { drivers, openTestDb, type TestDb } from '../../support/digest-db.ts';
 

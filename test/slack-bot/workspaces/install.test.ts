@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
+import { SecretBox } from '../../../chat/secrets/crypto.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { expectNoSecretInDump, secretsIn } from '../../support/db-dump.ts';
 import { drivers, openTestDb, subscribeWorkspace, type TestDb } from '../../support/digest-db.ts';

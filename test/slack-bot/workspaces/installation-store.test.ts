@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Installation } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
-import { reencryptAll } from '../../../slack-bot/secrets/reencrypt.ts';
-import { forgetOrganization, forgetWorkspace } from '../../../slack-bot/workspaces/forget.ts';
+import { forgetOrganization, forgetWorkspace } from '../../../chat/connections/forget.ts';
+import { SecretBox } from '../../../chat/secrets/crypto.ts';
+import { reencryptAll } from '../../../chat/secrets/reencrypt.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { expectNoSecretInDump, secretsIn } from '../../support/db-dump.ts';
 import { drivers, openTestDb, subscribeWorkspace, type TestDb } from '../../support/digest-db.ts';

@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../slack-bot/digests/clock.ts';
-import { SecretBox } from '../../../slack-bot/secrets/crypto.ts';
+import { ManualClock } from '../../../chat/digests/clock.ts';
+import { SecretBox } from '../../../chat/secrets/crypto.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { useInstalledWorkspaces } from '../../support/installed-workspaces.ts';

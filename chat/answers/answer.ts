@@ -1,0 +1,432 @@
+/**
+ * One handler per subcommand: fetch the report through the shared client, then build the Block Kit with a
+ * pure view function. `answer()` never throws: a failure becomes its one-sentence answer.
+ */
+import { lastCompleteDays } from '../../shared/dates.ts';
+import { InvalidParamsError, NotFoundError } from '../../shared/errors.ts';
+import {
+  groupLocations,
+  groupWithoutOwn,
+  locationsPhrase,
+  OPEN_TICKET_STATUSES,
+  signalsOfKind,
+} from '../../shared/reports/index.ts';
+import { resolveCustomerFrom } from '../../shared/reports/lookup.ts';
+import type { Customer } from '../../shared/schemas/customers.ts';
+import type { Message } from '../../slack-bot/blocks/kit.ts';
+import { fitMessage } from '../../slack-bot/blocks/limits.ts';
+import type { SlackClient } from '../../slack-bot/digests/slack.ts';
+import type { DigestCommandContext } from '../digests/digest-answers.ts';
+import { type DigestStore, runDigestCommand } from '../digests/index.ts';
+import type { DigestKind } from '../digests/storage/types.ts';
+import type { LinenService } from '../linen.ts';
+import { failureFields } from '../logging/log-fields.ts';
+import type { BotLogger } from '../logging/logger.ts';
+import { balanceMessage } from '../views/balance.ts';
+import { chooseCustomerMessage, errorMessage, shareFooter, withNote } from '../views/common.ts';
+import { fillRateMessage } from '../views/fillrate.ts';
+import { helpMessage, unknownMessage, usageMessage } from '../views/help.ts';
+import { invoicesMessage } from '../views/invoices.ts';
+import { manifestMessage } from '../views/manifest.ts';
+import { orderMessage } from '../views/order.ts';
+import { poMessage } from '../views/po.ts';
+import { rewashMessage } from '../views/rewash.ts';
+import { shortMessage } from '../views/short.ts';
+import { signalsMessage } from '../views/signals.ts';
+import { ticketMessage, ticketsMessage } from '../views/tickets.ts';
+import { describeError, friendlyError, isExpected } from './friendly-errors.ts';
+import { type Command, formatCommand, parseCommand, TICKET_FILTERS, withCustomer } from './grammar.ts';
+import { type AnswerOutcome, outcomeOfError } from './outcome.ts';
+
+export interface AnswerContext {
+  linen: LinenService;
+  logger?: BotLogger | undefined;
+  now?: (() => number) | undefined;
+  /** What `/linen digest ...` needs; absent: digests are not available. */
+  digests?: DigestDeps | undefined;
+  /** Who typed the command, and where (digest management needs both). */
+  caller?: Caller | undefined;
+}
+
+export interface Caller {
+  userId: string;
+  channelId: string;
+  teamId?: string | null | undefined;
+}
+
+export interface DigestDeps {
+  /** The digest store (opened on first use in console mode). */
+  store: () => Promise<DigestStore>;
+  /** Checks the bot can post in a channel and resolves `#name`. */
+  slack: SlackClient;
+  /** `keyRefOf(LINEN_API_KEY)`: what new subscriptions store; undefined without a key. */
+  keyRef: string | undefined;
+  /** Key references the worker can read with (default: `[keyRef]`). */
+  keyRefs?: readonly string[] | undefined;
+  adminUserIds: readonly string[];
+  /** Null when a digest of this kind may be posted in the channel; otherwise the sentence that refuses it. */
+  refuseKind?: ((kind: DigestKind, channelId: string) => string | null) | undefined;
+  /** The key bound to a digest's channel (installed workspaces bind keys per channel). */
+  keyForChannel?: DigestCommandContext['keyForChannel'] | undefined;
+}
+
+export interface Answer {
+  message: Message;
+  /** Whether the answer may be posted for everyone (data answers; not errors, help or choices). */
+  shareable: boolean;
+  /** What became of the command, for the metrics (see `outcome.ts`). */
+  outcome: AnswerOutcome;
+}
+
+const data = (message: Message): Answer => ({ message, shareable: true, outcome: 'answered' });
+const info = (message: Message): Answer => ({ message, shareable: false, outcome: 'answered' });
+
+type Resolved = { customer: Customer } | { answer: Answer };
+
+async function customerFor(ctx: AnswerContext, cmd: Command, input: string): Promise<Resolved> {
+  const r = await ctx.linen.resolveCustomer(input);
+  if (r.kind === 'found') return { customer: r.customer };
+  if (r.kind === 'choose') {
+    return { answer: info(chooseCustomerMessage(r.input, r.matches, (c) => formatCommand(withCustomer(cmd, c.id)))) };
+  }
+  const all = await ctx.linen.customers();
+  return {
+    answer: info(
+      all.length > 0 && all.length <= 25
+        ? chooseCustomerMessage(
+            r.input,
+            all,
+            (c) => formatCommand(withCustomer(cmd, c.id)),
+            `No customer named “${r.input}” is visible to this workspace's key. Customers it sees:`,
+          )
+        : errorMessage(`No customer named “${r.input}” is visible to this workspace's key.`),
+    ),
+  };
+}
+
+/** What a listing answer shows: the rows, and who they belong to when a group's locations stand in for it. */
+interface Scoped<T> {
+  rows: T[];
+  /** Set when the customer asked is a group with none of its own: whose rows these are instead. */
+  note?: string | undefined;
+}
+
+/**
+ * The rows of `list` for the customer asked (every customer without one), as the API returns them. Only a group
+ * with none of its own gets its suggested locations' rows instead, with a note saying so and whose they are.
+ */
+async function ownOrLocations<T>(
+  ctx: AnswerContext,
+  customer: Customer | undefined,
+  what: string,
+  list: (customerIds: string[] | undefined) => Promise<T[]>,
+): Promise<Scoped<T>> {
+  const own = await list(customer ? [customer.id] : undefined);
+  if (!customer?.is_group || own.length) return { rows: own };
+  const customers = await ctx.linen.customers();
+  const locations = groupLocations(customer, customers);
+  const note = `${customer.name} is a group with no ${what} of its own; ${locationsPhrase(customer, customers)}.`;
+  return { rows: locations.length ? await list(locations.map((c) => c.id)) : [], note };
+}
+
+const noted = (message: Message, note: string | undefined) => (note ? withNote(message, note) : message);
+
+/**
+ * A customer followed by a department or unit, typed without quotes (`Mercy General Hospital ICU`): the longest
+ * run of leading words that names one customer is the customer, the rest the place.
+ */
+async function customerAndPlace(
+  ctx: AnswerContext,
+  cmd: Command,
+  text: string,
+  placeGiven: boolean,
+): Promise<{ customer: Customer; place?: string | undefined } | { answer: Answer }> {
+  const whole = await ctx.linen.resolveCustomer(text);
+  if (whole.kind === 'found' || placeGiven) return customerFor(ctx, cmd, text);
+  const customers = await ctx.linen.customers();
+  const words = text.split(/\s+/);
+  for (let n = words.length - 1; n >= 1; n--) {
+    try {
+      return { customer: resolveCustomerFrom(words.slice(0, n).join(' '), customers), place: words.slice(n).join(' ') };
+    } catch (err) {
+      if (!(err instanceof NotFoundError) && !(err instanceof InvalidParamsError)) throw err;
+    }
+  }
+  return customerFor(ctx, cmd, text);
+}
+
+async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
+  const tz = ctx.linen.timeZone;
+  const now = new Date((ctx.now ?? Date.now)());
+  switch (cmd.kind) {
+    case 'help':
+      return info(helpMessage());
+    case 'unknown':
+      return info(unknownMessage(cmd.typed));
+    case 'usage':
+      return info(usageMessage(cmd.subcommand, cmd.problem));
+
+    case 'balance': {
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+      }
+      // The list that resolved the name also tells whether a customer that owes nothing is a group.
+      const report = await ctx.linen.client.reports.accountsReceivable({
+        customerId: customer?.id,
+        customers: customer ? await ctx.linen.customers() : undefined,
+      });
+      return data(balanceMessage(report, { timeZone: tz, now, customerName: customer?.name }));
+    }
+
+    case 'signals': {
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+      }
+      // One listing of every kind, filtered here: `shortfall` is several kinds, and the list of kinds is open.
+      const [listed, customers] = await Promise.all([
+        ctx.linen.client.inventory.signals({ customerId: customer?.id }).all(),
+        ctx.linen.customers(),
+      ]);
+      const signals = cmd.signalKind ? signalsOfKind(listed, cmd.signalKind) : listed;
+      return data(signalsMessage(signals, customers, { kind: cmd.signalKind, customerName: customer?.name }));
+    }
+
+    case 'ticket': {
+      try {
+        const t = await ctx.linen.client.reports.findTicket(cmd.number);
+        return data(ticketMessage(t, tz));
+      } catch (err) {
+        if (err instanceof NotFoundError)
+          return info(errorMessage(friendlyError(err, { subject: `ticket ${cmd.number}` })));
+        throw err;
+      }
+    }
+
+    case 'tickets': {
+      const customers = await ctx.linen.customers();
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await ctx.linen.resolveCustomer(cmd.customer);
+        if (r.kind === 'none' && !/\s/.test(r.input))
+          return info(
+            usageMessage(
+              'tickets',
+              `“${r.input}” is neither a customer nor a ticket status (${TICKET_FILTERS.join(', ')}).`,
+            ),
+          );
+        const found = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in found) return found.answer;
+        customer = found.customer;
+      }
+      // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.
+      const statuses = cmd.status === 'open' ? OPEN_TICKET_STATUSES : [cmd.status];
+      const tickets = await ownOrLocations(ctx, customer, 'tickets', (ids) =>
+        ctx.linen.client.reports.tickets({ customerIds: ids ?? customers.map((c) => c.id), statuses }),
+      );
+      const message = ticketsMessage(tickets.rows, cmd.status, tz, {
+        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        customerName: tickets.note ? undefined : customer?.name,
+      });
+      return data(noted(message, tickets.note));
+    }
+
+    case 'fillrate': {
+      const r = await customerFor(ctx, cmd, cmd.customer);
+      if ('answer' in r) return r.answer;
+      const customer = r.customer;
+      let department: { id: string; name: string } | undefined;
+      if (cmd.department) {
+        const q = cmd.department.trim().toLowerCase();
+        const depts = customer.departments;
+        department =
+          depts.find((d) => d.id === cmd.department!.trim()) ??
+          depts.find((d) => d.name.toLowerCase() === q) ??
+          (depts.filter((d) => d.name.toLowerCase().includes(q)).length === 1
+            ? depts.find((d) => d.name.toLowerCase().includes(q))
+            : undefined);
+        if (!department) {
+          const names = depts.map((d) => d.name).join(', ');
+          return info(
+            errorMessage(
+              depts.length
+                ? `${customer.name} has no department “${cmd.department}”; its departments are ${names}.`
+                : `${customer.name} has no departments; leave the department out.`,
+            ),
+          );
+        }
+      }
+      // A number of days means whole days ending yesterday: today is only partly delivered.
+      const window = 'days' in cmd.window ? lastCompleteDays(cmd.window.days, tz, now) : cmd.window;
+      const report = await ctx.linen.client.reports.fillRate({
+        customerId: customer.id,
+        departmentId: department?.id,
+        from: window.from,
+        to: window.to,
+      });
+      if (customer.is_group && report.rows + report.rowsWithoutPar === 0)
+        throw groupWithoutOwn(customer, await ctx.linen.customers(), 'deliveries', window);
+      return data(fillRateMessage(report, { customerName: customer.name, departmentName: department?.name }));
+    }
+
+    case 'short': {
+      let customer: Customer | undefined;
+      let place = cmd.place;
+      if (cmd.customer) {
+        const r = await customerAndPlace(ctx, cmd, cmd.customer, cmd.place !== undefined);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+        place = r.place ?? place;
+      }
+      const [report, customers] = await Promise.all([
+        ctx.linen.client.reports.shortToday({ customerId: customer?.id, place, asOf: now }),
+        ctx.linen.customers(),
+      ]);
+      if (customer?.is_group && report.carts + report.pendingCarts === 0)
+        throw groupWithoutOwn(customer, customers, 'cart counts', report.window);
+      return data(
+        shortMessage(report, {
+          customerNames: new Map(customers.map((c) => [c.id, c.name])),
+          customerName: customer?.name,
+        }),
+      );
+    }
+
+    case 'rewash': {
+      const r = await customerFor(ctx, cmd, cmd.customer);
+      if ('answer' in r) return r.answer;
+      const window = 'days' in cmd.window ? lastCompleteDays(cmd.window.days, tz, now) : cmd.window;
+      const report = await ctx.linen.client.reports.rewashRate({ customerId: r.customer.id, ...window });
+      if (r.customer.is_group && report.manifests + report.batches + report.voided === 0)
+        throw groupWithoutOwn(r.customer, await ctx.linen.customers(), 'manifests or rewash', window);
+      return data(rewashMessage(report, { customerName: r.customer.name }));
+    }
+
+    case 'manifest': {
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+      }
+      const [found, customers] = await Promise.all([
+        ctx.linen.client.reports.findManifests(cmd.number, { customerId: customer?.id }),
+        ctx.linen.customers(),
+      ]);
+      return data(
+        manifestMessage(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }),
+      );
+    }
+
+    case 'order': {
+      const [found, customers] = await Promise.all([
+        ctx.linen.client.reports.findOrders(cmd.number),
+        ctx.linen.customers(),
+      ]);
+      return data(orderMessage(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }));
+    }
+
+    case 'po': {
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+      }
+      const [pos, customers] = await Promise.all([
+        ownOrLocations(ctx, customer, 'active purchase orders', (customerIds) =>
+          ctx.linen.client.reports.purchaseOrders({ customerIds, asOf: now }),
+        ),
+        ctx.linen.customers(),
+      ]);
+      const message = poMessage(pos.rows, {
+        timeZone: tz,
+        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        customerName: pos.note ? undefined : customer?.name,
+      });
+      return data(noted(message, pos.note));
+    }
+
+    case 'invoices': {
+      let customer: Customer | undefined;
+      if (cmd.customer) {
+        const r = await customerFor(ctx, cmd, cmd.customer);
+        if ('answer' in r) return r.answer;
+        customer = r.customer;
+      }
+      const [invoices, customers] = await Promise.all([
+        ownOrLocations(ctx, customer, 'open invoices', (customerIds) =>
+          ctx.linen.client.reports.openInvoices({ customerIds, asOf: now }),
+        ),
+        ctx.linen.customers(),
+      ]);
+      const message = invoicesMessage(invoices.rows, {
+        timeZone: tz,
+        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        departmentNames: new Map(customers.flatMap((c) => c.departments.map((d) => [d.id, d.name] as const))),
+        customerName: invoices.note ? undefined : customer?.name,
+        overdueOnly: cmd.overdue,
+      });
+      return data(noted(message, invoices.note));
+    }
+
+    case 'digest': {
+      const d = ctx.digests;
+      if (!d || !ctx.caller) return info(errorMessage('Scheduled digests are not available here.'));
+      const linen = ctx.linen.client; // no key: the friendly "no key configured" answer
+      const reply = await runDigestCommand(cmd.args, {
+        userId: ctx.caller.userId,
+        channelId: ctx.caller.channelId,
+        teamId: ctx.caller.teamId ?? null,
+        store: await d.store(),
+        slack: d.slack,
+        linen,
+        keyRef: d.keyRef!,
+        ...(d.keyRefs ? { keyRefs: d.keyRefs } : {}),
+        ...(d.refuseKind ? { refuseKind: d.refuseKind } : {}),
+        ...(d.keyForChannel ? { keyForChannel: d.keyForChannel } : {}),
+        timeZone: tz,
+        clock: { now: () => new Date((ctx.now ?? Date.now)()) },
+        adminUserIds: d.adminUserIds,
+      });
+      // Subscription management and previews are for the caller only: never shareable.
+      return info({ text: reply.text, blocks: reply.blocks });
+    }
+  }
+}
+
+/** The answer to a parsed command; failures become one friendly sentence (and one log line). */
+export async function answer(cmd: Command, ctx: AnswerContext): Promise<Answer> {
+  try {
+    return await run(cmd, ctx);
+  } catch (err) {
+    const sentence = friendlyError(err);
+    const line = `/linen ${formatCommand(cmd)} failed: ${describeError(err)}`;
+    if (isExpected(err)) ctx.logger?.info(line, failureFields(err));
+    else ctx.logger?.error(line, failureFields(err));
+    return { message: errorMessage(sentence), shareable: false, outcome: outcomeOfError(err) };
+  }
+}
+
+export interface AnswerTextOptions {
+  /** Add the "Share in channel" button to shareable answers (default true). */
+  share?: boolean | undefined;
+}
+
+/** Parse, answer, add the share button, fit Slack's limits. */
+export async function answerText(
+  text: string,
+  ctx: AnswerContext,
+  opts: AnswerTextOptions = {},
+): Promise<Message & { shareable: boolean; command: string; outcome: AnswerOutcome }> {
+  const cmd = parseCommand(text);
+  const a = await answer(cmd, ctx);
+  const command = formatCommand(cmd);
+  const blocks = a.shareable && opts.share !== false ? [...a.message.blocks, shareFooter(command)] : a.message.blocks;
+  return { ...fitMessage({ text: a.message.text, blocks }), shareable: a.shareable, command, outcome: a.outcome };
+}

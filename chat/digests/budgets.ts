@@ -1,0 +1,120 @@
+/**
+ * The budgets digest: active purchase orders with less than the chosen share left, or expiring within the chosen
+ * number of days, and what changed since the previous digest (newly flagged, spent since, no longer flagged).
+ */
+import { type Customer, computePoStatus, type PoStatus, type PurchaseOrder } from '../../shared/index.ts';
+import { type Block, context, header } from '../../slack-bot/blocks/kit.ts';
+import { fitMessage } from '../../slack-bot/blocks/limits.ts';
+import { escLine as esc, money, pct, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
+import { expiryText } from '../views/po.ts';
+import { type Digest, packSections } from './content.ts';
+import { budgetThresholds, customerScope } from './kinds.ts';
+import type { ShownSignal, Subscription } from './storage/types.ts';
+
+/** A purchase order as a budgets digest showed it; its state is why it was flagged (`low`, `expiring`, both). */
+export interface BudgetSnapshot {
+  number: string;
+  customerId: string;
+  remainingCents: number;
+  totalCents: number;
+  currency: string;
+}
+
+export interface BudgetsInput {
+  subscription: Pick<Subscription, 'customerIds' | 'allClear' | 'timeZone' | 'options'>;
+  /** The key's active purchase orders. */
+  purchaseOrders: readonly PurchaseOrder[];
+  customers: readonly Customer[];
+  /** The org-local day of the run: days to expiry count from it. */
+  asOf: string;
+  previous: readonly ShownSignal<BudgetSnapshot>[] | null;
+  title: string;
+}
+
+export function buildBudgetsDigest(input: BudgetsInput): Digest {
+  const { share, days } = budgetThresholds(input.subscription.options);
+  const inScope = customerScope(input.subscription, input.customers);
+  const names = new Map(input.customers.map((c) => [c.id, c.name]));
+  const flagsOf = (p: PoStatus) =>
+    [p.remainingShare !== null && p.remainingShare < share ? 'low' : null, p.daysToExpiry <= days ? 'expiring' : null]
+      .filter(Boolean)
+      .join('+');
+  const flagged = computePoStatus(
+    input.purchaseOrders.filter((p) => inScope(p.customer_id)),
+    input.asOf,
+    input.subscription.timeZone,
+  )
+    .map((p) => ({ p, flags: flagsOf(p) }))
+    .filter((x) => x.flags !== '');
+  const prev = input.previous ? new Map(input.previous.map((s) => [s.signalId, s])) : null;
+  const ids = new Set(flagged.map((x) => x.p.id));
+  const fresh = prev ? flagged.filter((x) => !prev.has(x.p.id) || prev.get(x.p.id)!.state !== x.flags) : flagged;
+  const spent = prev
+    ? flagged.filter((x) => {
+        const was = prev.get(x.p.id);
+        return was !== undefined && was.state === x.flags && was.snapshot.remainingCents > x.p.remaining_cents;
+      })
+    : [];
+  const cleared = prev ? [...prev.values()].filter((s) => !ids.has(s.signalId)) : [];
+  const unchanged = prev ? fresh.length + spent.length + cleared.length === 0 : flagged.length === 0;
+
+  const who = (customerId: string) => esc(names.get(customerId) ?? customerId);
+  const why = (flags: string) =>
+    flags
+      .split('+')
+      .map((f) => (f === 'low' ? `under ${pct(share)} left` : `expiring within ${plural(days, 'day')}`))
+      .join(' and ');
+  const line = (p: PoStatus, extra = '') =>
+    `*${esc(p.po_number)}* · ${who(p.customer_id)} · *${money(p.remaining_cents, p.currency)} left* of ${money(p.total_cents, p.currency)} (${pct(p.remainingShare)}) · ${expiryText(p.daysToExpiry)}${extra}`;
+  const blocks: Block[] = [header(plain(`Linen budgets digest · ${input.title}`))];
+  blocks.push(
+    context(
+      `${plural(flagged.length, 'purchase order')} under ${pct(share)} left or expiring within ${plural(days, 'day')}${prev ? ` · ${fresh.length} newly flagged · ${spent.length} spent since · ${cleared.length} no longer flagged since the previous digest` : ' · first digest of this subscription'} · as of ${input.asOf}`,
+    ),
+  );
+  const sections: [string, string[]][] = prev
+    ? [
+        ['*Newly flagged*', fresh.map((x) => line(x.p, ` · ${why(x.flags)}`))],
+        [
+          '*Spent since the previous digest*',
+          spent.map((x) =>
+            line(
+              x.p,
+              ` · ${money(prev.get(x.p.id)!.snapshot.remainingCents - x.p.remaining_cents, x.p.currency)} spent since`,
+            ),
+          ),
+        ],
+        [
+          '*No longer flagged* (topped up, closed or expired)',
+          cleared.map(
+            (s) =>
+              `*${esc(s.snapshot.number)}* · ${who(s.snapshot.customerId)} · had ${money(s.snapshot.remainingCents, s.snapshot.currency)} left`,
+          ),
+        ],
+      ]
+    : [['*Flagged purchase orders*, least left first', flagged.map((x) => line(x.p, ` · ${why(x.flags)}`))]];
+  blocks.push(...packSections(sections));
+  if (prev && unchanged) blocks.push(context('Nothing changed since the previous digest.'));
+
+  const text = esc(
+    prev
+      ? `Linen budgets ${input.title}: ${fresh.length} newly flagged, ${spent.length} spent since, ${cleared.length} no longer flagged; ${flagged.length} flagged.`
+      : `Linen budgets ${input.title}: ${flagged.length} purchase orders flagged.`,
+  );
+  return {
+    quiet: unchanged && !input.subscription.allClear,
+    unchanged,
+    ...fitMessage({ text, blocks }),
+    shown: flagged.map(({ p, flags }) => ({
+      signalId: p.id,
+      state: flags,
+      snapshot: {
+        number: p.po_number,
+        customerId: p.customer_id,
+        remainingCents: p.remaining_cents,
+        totalCents: p.total_cents,
+        currency: p.currency,
+      } satisfies BudgetSnapshot,
+    })),
+  };
+}

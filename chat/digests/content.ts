@@ -1,0 +1,302 @@
+/**
+ * The shortfall digest, built purely from data: the open and acknowledged shortfall signals of a subscription's
+ * scope grouped by customer, department and item (most severe first), what changed since its previous digest,
+ * and yesterday's fill rate and par met of the items concerned. Block Kit within Slack's limits, with a `text`
+ * fallback. The other kinds (receivables.ts, ticket-changes.ts, budgets.ts) build the same `Digest`.
+ */
+import {
+  type Customer,
+  type DailyDeliveryRow,
+  groupSignals,
+  type InventorySignal,
+  SHORTFALL_KINDS,
+  type SignalGroup,
+} from '../../shared/index.ts';
+import {
+  type Block,
+  context as contextBlock,
+  divider,
+  header,
+  type Message,
+  section as sectionBlock,
+} from '../../slack-bot/blocks/kit.ts';
+import { fitMessage, LIMITS, truncate } from '../../slack-bot/blocks/limits.ts';
+import { escLine as esc, plain } from '../../slack-bot/blocks/mrkdwn.ts';
+import type { Severity, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
+
+const LIVE = new Set(['open', 'acknowledged']);
+const RANK: Record<string, number> = { low: 1, medium: 2, high: 3 };
+const ICON: Record<string, string> = { high: ':red_circle:', medium: ':large_orange_circle:', low: ':white_circle:' };
+
+/** Lines listed before the rest is summarised with counts. */
+const MAX_LINES = 40;
+const SECTION_BUDGET = 2900;
+
+export type SlackMessage = Message;
+
+export interface DigestInput {
+  subscription: Pick<Subscription, 'customerIds' | 'minSeverity' | 'allClear' | 'timeZone'>;
+  /** The key's open and acknowledged signals (any kind: the digest keeps its own). */
+  signals: readonly InventorySignal[];
+  customers: readonly Customer[];
+  /** Daily delivery rows of `yesterday`. */
+  deliveries: readonly DailyDeliveryRow[];
+  yesterday: string;
+  /** What the previous digest showed; null when there was none. */
+  previous: readonly ShownSignal[] | null;
+  /** Heading date, e.g. `Thu 5 Nov`. */
+  title: string;
+}
+
+/** What the engine posts and records, whatever the kind. */
+export interface Digest extends SlackMessage {
+  /** Nothing to say and no all-clear wanted: nothing to post. */
+  quiet: boolean;
+  /** Nothing to say (for the shortfall kind: nothing open and nothing changed), whether or not posted. */
+  unchanged: boolean;
+  /** What it showed, for the next digest to compare with. */
+  shown: ShownRecord[];
+}
+
+export interface ShortfallDigest extends Digest {
+  shown: ShownSignal[];
+  counts: {
+    open: number;
+    high: number;
+    medium: number;
+    low: number;
+    new: number;
+    gone: number;
+    acknowledged: number;
+    customers: number;
+  };
+}
+
+export function inScope(s: InventorySignal, sub: DigestInput['subscription']): boolean {
+  return (
+    (SHORTFALL_KINDS as readonly string[]).includes(s.kind) &&
+    LIVE.has(s.status) &&
+    (sub.customerIds.length === 0 || (s.customer_id !== null && sub.customerIds.includes(s.customer_id))) &&
+    (RANK[s.severity] ?? 0) >= (RANK[sub.minSeverity] ?? 1)
+  );
+}
+
+export function shownOf(s: InventorySignal): ShownSignal {
+  return {
+    signalId: s.id,
+    state: s.status,
+    snapshot: {
+      kind: s.kind,
+      severity: s.severity as Severity,
+      summary: s.summary,
+      customerId: s.customer_id,
+      departmentId: s.department_id,
+      itemId: s.item_id,
+      itemName: s.item_name,
+    },
+  };
+}
+
+/**
+ * Yesterday's delivered/par (fill rate) and Σ min(delivered, par)/par (par met) of an item at a department, or
+ * across the customer when the department is null.
+ */
+export function fillRateOf(
+  rows: readonly DailyDeliveryRow[],
+  customerId: string | null,
+  departmentId: string | null,
+  itemId: string | null,
+) {
+  const t = totalsOf(rows).get(totalsKey(customerId, departmentId, itemId));
+  return t ? { delivered: t.delivered, par: t.par, rate: t.delivered / t.par, parMet: t.met / t.par } : null;
+}
+
+interface Totals {
+  delivered: number;
+  met: number;
+  par: number;
+}
+
+const totalsKey = (customerId: string | null, departmentId: string | null, itemId: string | null) =>
+  `${customerId}\u0000${departmentId ?? ''}\u0000${itemId}`;
+
+/**
+ * The rows' totals by customer, item and department (and by customer and item), summed once: every subscription
+ * of a key reads the same day's rows, one line at a time.
+ */
+const totalsByRows = new WeakMap<readonly DailyDeliveryRow[], Map<string, Totals>>();
+
+function totalsOf(rows: readonly DailyDeliveryRow[]): Map<string, Totals> {
+  let totals = totalsByRows.get(rows);
+  if (totals) return totals;
+  totals = new Map();
+  for (const r of rows) {
+    if (r.daily_par === null || r.daily_par <= 0) continue;
+    // A row of no department counts only across its customer.
+    const keys = [totalsKey(r.customer_id, null, r.item_id)];
+    if (r.department_id !== null) keys.push(totalsKey(r.customer_id, r.department_id, r.item_id));
+    for (const key of keys) {
+      const t = totals.get(key) ?? { delivered: 0, met: 0, par: 0 };
+      t.delivered += r.delivered_count;
+      t.met += Math.min(r.delivered_count, r.daily_par);
+      t.par += r.daily_par;
+      totals.set(key, t);
+    }
+  }
+  totalsByRows.set(rows, totals);
+  return totals;
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const fmtDay = (d: string) => `${Number(d.slice(5, 7))}/${Number(d.slice(8, 10))}`;
+
+function fillText(
+  input: DigestInput,
+  customerId: string | null,
+  departmentId: string | null,
+  itemId: string | null,
+): string {
+  const f = fillRateOf(input.deliveries, customerId, departmentId, itemId);
+  return f
+    ? `yesterday ${pct(f.rate)} of par (${f.delivered}/${f.par}), par met ${pct(f.parMet)}`
+    : 'no delivery with a par yesterday';
+}
+
+function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): string {
+  const where = g.departmentName
+    ? `${esc(g.itemName ?? 'All items')} at ${esc(g.departmentName)}`
+    : `${esc(g.itemName ?? 'All items')} (whole customer)`;
+  const parts = g.signals.map((s) => {
+    const flags = [s.status === 'acknowledged' ? 'acknowledged' : '', isNew.has(s.id) ? '*new*' : '']
+      .filter(Boolean)
+      .join(', ');
+    const order = s.suggested_order_qty !== null ? ` · *order ${s.suggested_order_qty}*` : '';
+    return `${esc(s.summary)} _(${fmtDay(s.window_start)}–${fmtDay(s.window_end)})_${order}${flags ? ` · ${flags}` : ''}`;
+  });
+  return `${ICON[g.severity] ?? ''} *${where}*: ${parts.join('; ')} · ${fillText(input, g.customerId, g.departmentId, g.itemId)}`;
+}
+
+const section = (text: string): Block => sectionBlock(truncate(text, LIMITS.sectionText));
+const context = (text: string): Block => contextBlock(truncate(text, LIMITS.contextText));
+
+/** Titled sections of lines, each packed by `pack` (empty ones left out, "…and N more." where lines were cut). */
+export function packSections(sections: readonly (readonly [string, readonly string[]])[], maxBlocks = 12): Block[] {
+  const blocks: Block[] = [];
+  for (const [title, lines] of sections) {
+    if (!lines.length) continue;
+    const { blocks: packed, left } = pack(title, lines, maxBlocks);
+    blocks.push(...packed);
+    if (left) blocks.push(context(`…and ${left} more.`));
+  }
+  return blocks;
+}
+
+/** Pack lines into sections under the text limit, at most `maxBlocks`; returns the blocks and lines left out. */
+export function pack(heading: string, lines: readonly string[], maxBlocks: number): { blocks: Block[]; left: number } {
+  const blocks: Block[] = [];
+  let cur = heading;
+  let used = 0;
+  for (const line of lines) {
+    const piece = truncate(line, SECTION_BUDGET - heading.length - 2);
+    if (cur.length + piece.length + 1 > SECTION_BUDGET) {
+      if (blocks.length + 1 >= maxBlocks) break;
+      blocks.push(section(cur));
+      cur = '';
+    }
+    cur = cur ? `${cur}\n${piece}` : piece;
+    used++;
+  }
+  if (cur && blocks.length < maxBlocks) blocks.push(section(cur));
+  return { blocks, left: lines.length - used };
+}
+
+export function buildDigest(input: DigestInput): ShortfallDigest {
+  const current = input.signals.filter((s) => inScope(s, input.subscription));
+  const shown = current.map(shownOf);
+  const prev = input.previous ? new Map(input.previous.map((p) => [p.signalId, p])) : null;
+  const currentIds = new Set(current.map((s) => s.id));
+  const isNew = new Set(prev ? current.filter((s) => !prev.has(s.id)).map((s) => s.id) : []);
+  const gone = prev ? [...prev.values()].filter((p) => !currentIds.has(p.signalId)) : [];
+  const nowAcked = prev ? current.filter((s) => s.status === 'acknowledged' && prev.get(s.id)?.state === 'open') : [];
+  const customerName = new Map(input.customers.map((c) => [c.id, c.name]));
+  const by = (sev: string) => current.filter((s) => s.severity === sev).length;
+  const counts = {
+    open: current.length,
+    high: by('high'),
+    medium: by('medium'),
+    low: by('low'),
+    new: isNew.size,
+    gone: gone.length,
+    acknowledged: nowAcked.length,
+    customers: new Set(current.map((s) => s.customer_id)).size,
+  };
+  const unchanged = current.length === 0 && gone.length === 0;
+  const quiet = unchanged && !input.subscription.allClear;
+
+  const blocks: Block[] = [header(plain(`Linen shortfall digest · ${input.title}`))];
+  const headline =
+    current.length === 0
+      ? 'All clear: no open shortfall or circulation signals.'
+      : `*${counts.open}* open signal${counts.open === 1 ? '' : 's'} (${counts.high} high, ${counts.medium} medium, ${counts.low} low) across ${counts.customers} customer${counts.customers === 1 ? '' : 's'}`;
+  const change = prev
+    ? ` · ${counts.new} new · ${counts.gone} no longer open since the previous digest`
+    : ' · first digest of this subscription';
+  blocks.push(context(`${headline}${change} · fill rates are for ${input.yesterday}`));
+
+  if (gone.length || nowAcked.length) {
+    const lines = [
+      ...gone.map(
+        (p) =>
+          `:white_check_mark: *No longer open* (resolved or dismissed): ${esc(p.snapshot.summary)} · ${fillText(input, p.snapshot.customerId, p.snapshot.departmentId, p.snapshot.itemId)}`,
+      ),
+      ...nowAcked.map((s) => `:eyes: *Acknowledged*: ${esc(s.summary)}`),
+    ];
+    const { blocks: b, left } = pack('*Since the previous digest*', lines, 6);
+    blocks.push(...b);
+    if (left) blocks.push(context(`…and ${left} more change${left === 1 ? '' : 's'}.`));
+  }
+
+  const groups = groupSignals(current, input.customers);
+  const byCustomer = new Map<string, SignalGroup[]>();
+  for (const g of groups) {
+    const k = g.customerId ?? '';
+    byCustomer.set(k, [...(byCustomer.get(k) ?? []), g]);
+  }
+  let budgetLines = MAX_LINES;
+  let omitted: InventorySignal[] = [];
+  for (const [cid, gs] of byCustomer) {
+    const room = LIMITS.blocks - blocks.length - 2;
+    const name = cid ? (customerName.get(cid) ?? cid) : 'No customer';
+    const lines = gs.map((g) => groupLine(g, input, isNew));
+    const take = Math.min(lines.length, budgetLines);
+    if (take <= 0 || room <= 0) {
+      omitted = omitted.concat(gs.flatMap((g) => g.signals));
+      continue;
+    }
+    blocks.push(divider());
+    const { blocks: b, left } = pack(`*${esc(name)}*`, lines.slice(0, take), room - 1);
+    blocks.push(...b);
+    budgetLines -= take - left;
+    omitted = omitted.concat(gs.slice(take - left).flatMap((g) => g.signals));
+  }
+  if (omitted.length) {
+    const n = (sev: string) => omitted.filter((s) => s.severity === sev).length;
+    const cs = new Set(omitted.map((s) => s.customer_id)).size;
+    blocks.push(
+      context(
+        `…and ${omitted.length} more signal${omitted.length === 1 ? '' : 's'} (${n('high')} high, ${n('medium')} medium, ${n('low')} low) across ${cs} customer${cs === 1 ? '' : 's'}.`,
+      ),
+    );
+  }
+
+  const order = current
+    .filter((s) => s.suggested_order_qty !== null)
+    .reduce((t, s) => t + (s.suggested_order_qty ?? 0), 0);
+  const text = esc(
+    current.length === 0
+      ? `Linen digest ${input.title}: all clear${gone.length ? `, ${gone.length} no longer open` : ''}.`
+      : `Linen digest ${input.title}: ${counts.open} open shortfall signals (${counts.high} high)${prev ? `, ${counts.new} new, ${counts.gone} no longer open` : ''}${order ? `, ${order} pieces suggested to order` : ''}.`,
+  );
+  // The bot's limiter is the safety net every message passes through (text fallback cut, at most 50 blocks).
+  return { quiet, unchanged, ...fitMessage({ text, blocks }), shown, counts };
+}

@@ -1,0 +1,425 @@
+/**
+ * Exactly-once execution of scheduled digests across replicas sharing one database.
+ *
+ * 1. Materialize: active subscriptions whose `next_run_at` has passed (locked with SKIP LOCKED) get one run row
+ *    per scheduled instant, unique on (subscription, instant); instants older than the grace period are
+ *    inserted as `skipped` and logged.
+ * 2. Claim: runs due and unleased (or whose lease expired: a dead replica) are claimed with SKIP LOCKED and a
+ *    lease. A run claimed while in `posting` may already be in Slack: its channel's history is searched for
+ *    the run id carried in message metadata before anything is posted.
+ * 3. Post and record: `posting` (lease renewed), chat.postMessage with metadata, then `posted` with the ts.
+ *    Every update is conditional on still owning the claim.
+ */
+
+import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '../../shared/errors.ts';
+import {
+  type ChannelPacer,
+  classifySlackError,
+  explainFailure,
+  findPostedRun,
+  METADATA_EVENT,
+  type RetryOptions,
+  type SlackClient,
+  SlackDeliveryError,
+  sleep,
+  withSlackRetry,
+} from '../../slack-bot/digests/slack.ts';
+import { requestIdOf } from '../logging/log-fields.ts';
+import type { Clock } from './clock.ts';
+import type { Digest } from './content.ts';
+import { runsBetween } from './schedule.ts';
+import type { DigestRun, DigestStore, MaterializePlan, Subscription } from './storage/types.ts';
+
+export const DEFAULT_GRACE_MS = 2 * 60 * 60 * 1000;
+
+export interface Logger {
+  info(msg: string, data?: Record<string, unknown>): void;
+  warn(msg: string, data?: Record<string, unknown>): void;
+}
+export const consoleLogger: Logger = {
+  info: (m, d) => console.log(`[digests] ${m}`, d ?? ''),
+  warn: (m, d) => console.warn(`[digests] ${m}`, d ?? ''),
+};
+export const silentLogger: Logger = { info: () => {}, warn: () => {} };
+
+export interface EngineOptions {
+  store: DigestStore;
+  clock: Clock;
+  workerId: string;
+  /** A run missed by less than this is sent late; older ones are skipped (default 2 h). */
+  graceMs?: number;
+  /** How long a claim is held before another replica may take the run over (default 120 s). */
+  leaseMs?: number;
+  /** Attempts before a run is given up as failed (default 5). */
+  maxAttempts?: number;
+  /** Delay before a run whose attempt failed transiently is tried again (default 60 s). */
+  retryDelayMs?: number;
+  logger?: Logger;
+  retry?: RetryOptions;
+  /** Told how each run ended and when a subscription stops (the bot's metrics). */
+  observer?: DigestObserver | undefined;
+  /** Test seams around the post: called after chat.postMessage answered, before it is recorded. */
+  hooks?: {
+    afterPost?(run: DigestRun, ts: string): Promise<void> | void;
+    beforePost?(run: DigestRun): Promise<void> | void;
+  };
+}
+
+/** `released`: given back unclaimed at shutdown, for another replica (or the next start) to take. */
+export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed' | 'retry' | 'lost' | 'released';
+
+export interface DigestObserver {
+  /** A run's attempt ended; `lateMs` (after its scheduled instant) when this attempt posted it. */
+  runEnded?(event: { kind: string; outcome: RunOutcome; lateMs?: number | undefined }): void;
+  /** A subscription stopped: `code` is a Slack error code, `linen_auth`, `linen_key_missing` or `uninstalled`. */
+  subscriptionStopped?(code: string): void;
+}
+
+/** A wait cut short because the worker is stopping. */
+class StopRequested extends Error {
+  override name = 'StopRequested';
+}
+
+/** The Linen API's request id of a failure, as a field of the digest's log line. */
+const requestField = (err: unknown) => {
+  const requestId = requestIdOf(err);
+  return requestId ? { request_id: requestId } : {};
+};
+
+/** Where a run's message can be in its channel's history: from a minute before its scheduled instant. */
+const historyFrom = (run: DigestRun) => new Date(run.scheduledFor.getTime() - 60_000);
+
+/** What to insert for a due subscription: every instant since its `next_run_at`, old ones skipped. */
+export function planRuns(
+  sub: Subscription,
+  now: Date,
+  graceMs: number,
+  logger: Logger = silentLogger,
+): MaterializePlan {
+  const start = sub.nextRunAt ?? now;
+  const instants = [start, ...runsBetween(sub, start, now, 10_000)].filter((d) => d.getTime() <= now.getTime());
+  const runs = instants.map((at) => {
+    const late = now.getTime() - at.getTime();
+    if (late <= graceMs) return { scheduledFor: at, status: 'pending' as const };
+    logger.warn('skipping a digest missed beyond the grace period', {
+      subscription: sub.id,
+      scheduledFor: at.toISOString(),
+      lateMs: late,
+    });
+    return {
+      scheduledFor: at,
+      status: 'skipped' as const,
+      error: `missed by ${Math.round(late / 60000)} min (grace ${Math.round(graceMs / 60000)} min)`,
+    };
+  });
+  return { runs, nextRunAt: runsBetween(sub, now, new Date(now.getTime() + 400 * 86_400_000), 1)[0] ?? null };
+}
+
+export class DigestEngine {
+  readonly store: DigestStore;
+  readonly clock: Clock;
+  readonly workerId: string;
+  readonly graceMs: number;
+  readonly leaseMs: number;
+  readonly logger: Logger;
+  readonly #stopping = new AbortController();
+  /** The retry settings of a run's Slack calls, with waits that end when the worker stops. */
+  readonly #retry: RetryOptions;
+  constructor(private readonly opts: EngineOptions) {
+    this.store = opts.store;
+    this.clock = opts.clock;
+    this.workerId = opts.workerId;
+    this.graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
+    this.leaseMs = opts.leaseMs ?? 120_000;
+    this.logger = opts.logger ?? silentLogger;
+    this.#retry = { ...opts.retry, sleep: this.#interruptible(opts.retry?.sleep ?? sleep) };
+  }
+
+  /**
+   * Shutdown: from now on a run not yet posting is given back instead of built and posted, and a run waiting to
+   * retry (a 5xx, a rate limit) stops waiting and is given back; a post already sent is let finish.
+   */
+  stopTaking(): void {
+    this.#stopping.abort();
+  }
+
+  #interruptible(wait: (ms: number) => Promise<void>): (ms: number) => Promise<void> {
+    const signal = this.#stopping.signal;
+    return (ms) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal.aborted) return reject(new StopRequested());
+        const stop = () => reject(new StopRequested());
+        signal.addEventListener('abort', stop, { once: true });
+        wait(ms).then(
+          () => {
+            signal.removeEventListener('abort', stop);
+            resolve();
+          },
+          (err: unknown) => {
+            signal.removeEventListener('abort', stop);
+            reject(err);
+          },
+        );
+      });
+  }
+
+  /** Back to the queue, unclaimed, for another replica: nothing of it is in Slack's hands. */
+  async #giveBack(run: DigestRun): Promise<RunOutcome> {
+    await this.store.giveBackRuns([run.id], this.workerId, ['claimed', 'posting']);
+    this.logger.info('gave a digest run back at shutdown', { run: run.id });
+    return 'released';
+  }
+
+  async materialize(limit = 1000): Promise<{ created: number; skipped: number }> {
+    const now = this.clock.now();
+    return this.store.materializeDue(now, limit, (s) => planRuns(s, now, this.graceMs, this.logger));
+  }
+
+  /**
+   * `pacingMs`: the gap between two messages to one channel; a channel's runs are claimed only as far as half
+   * the lease covers at that pace, so a claimed run goes out before its lease ends.
+   */
+  claim(limit = 500, pacingMs = 0): Promise<DigestRun[]> {
+    const turnsPerChannel = pacingMs > 0 ? Math.max(1, Math.floor(this.leaseMs / 2 / pacingMs)) : null;
+    return this.store.claimRuns(this.workerId, this.clock.now(), this.leaseMs, limit, { turnsPerChannel });
+  }
+
+  /**
+   * Carries one claimed run to its end (or back to the queue). `digest` builds the message; it is called only
+   * when the run is still to be sent.
+   */
+  async execute(
+    run: DigestRun,
+    sub: Subscription | null,
+    digest: () => Promise<Digest>,
+    slackOf: () => Promise<SlackClient | null>,
+    pacer: ChannelPacer,
+  ): Promise<RunOutcome> {
+    const outcome = await this.#executeOrLose(run, sub, digest, slackOf, pacer);
+    const lateMs = outcome === 'posted' ? this.clock.now().getTime() - run.scheduledFor.getTime() : undefined;
+    this.opts.observer?.runEnded?.({ kind: sub?.kind ?? 'deleted', outcome, lateMs });
+    return outcome;
+  }
+
+  async #executeOrLose(
+    run: DigestRun,
+    sub: Subscription | null,
+    digest: () => Promise<Digest>,
+    slackOf: () => Promise<SlackClient | null>,
+    pacer: ChannelPacer,
+  ): Promise<RunOutcome> {
+    try {
+      return await this.#execute(run, sub, digest, slackOf, pacer);
+    } catch (err) {
+      // The store could not record the outcome (a database restart): the run keeps its lease and is taken again
+      // when it ends; a `posting` run then looks for its message in the channel before posting.
+      this.logger.warn('could not record a digest run; it is taken again when its lease ends', {
+        run: run.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return 'lost';
+    }
+  }
+
+  async #execute(
+    run: DigestRun,
+    sub: Subscription | null,
+    digest: () => Promise<Digest>,
+    slackOf: () => Promise<SlackClient | null>,
+    pacer: ChannelPacer,
+  ): Promise<RunOutcome> {
+    const { store, workerId } = this;
+    const now = () => this.clock.now();
+    if (this.#stopping.signal.aborted) return this.#giveBack(run);
+    if (sub?.status !== 'active') {
+      await store.endRun(
+        run.id,
+        workerId,
+        now(),
+        'skipped',
+        sub ? `subscription ${sub.status}` : 'subscription deleted',
+      );
+      return 'skipped';
+    }
+    // The subscription's workspace's client (a rotating token is refreshed first); none: the app is uninstalled.
+    const resolved = await slackOf().then(
+      (client) => ({ client }),
+      (error: unknown) => ({ error }),
+    );
+    if ('error' in resolved) return this.fail(run, sub, resolved.error, null);
+    const slack = resolved.client;
+    if (!slack) return this.#stopUninstalled(run, sub);
+    const channel = run.channelId ?? sub.channelId;
+    try {
+      let built: Digest | null = null;
+      const getDigest = async () => (built ??= await digest());
+      if (run.status === 'posting') {
+        // A previous attempt may have reached Slack before its replica died: look for the run id first.
+        const ts = await withSlackRetry(() => findPostedRun(slack, channel, run.id, historyFrom(run)), this.#retry);
+        if (ts) {
+          const d = await getDigest().catch(() => null);
+          await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d?.shown ?? [] });
+          this.logger.info('found a digest already posted by a previous attempt', { run: run.id, ts });
+          return 'recovered';
+        }
+      }
+      const late = now().getTime() - run.scheduledFor.getTime();
+      if (late > this.graceMs) {
+        await store.endRun(
+          run.id,
+          workerId,
+          now(),
+          'skipped',
+          `not sent within the grace period (late by ${Math.round(late / 60000)} min)`,
+        );
+        this.logger.warn('skipped a digest not sent within the grace period', { run: run.id, subscription: sub.id });
+        return 'skipped';
+      }
+      if (run.attempts > (this.opts.maxAttempts ?? 5)) {
+        await store.endRun(
+          run.id,
+          workerId,
+          now(),
+          'failed',
+          `gave up after ${run.attempts - 1} attempts: ${run.error ?? ''}`,
+        );
+        return 'failed';
+      }
+      // The digest is built in its turn in the channel's queue, while the slot's spacing wait runs: a batch's later
+      // turns do not hold up its first ones, and the messages waiting for their slot are not all held at once. A
+      // quiet digest is recorded without taking a slot. Otherwise the run is marked `posting` during the wait (a
+      // crash before the post leaves a `posting` run, which a takeover checks the channel history for); the slot
+      // covers the post only, so the next message to the channel waits for pacing, not for our bookkeeping.
+      type Turn =
+        | { quiet: Digest['shown'] }
+        | { lost: true }
+        | { released: true }
+        | { posted: string; shown: Digest['shown'] };
+      const stopping = () => this.#stopping.signal.aborted;
+      const turn = await pacer.runPrepared<Digest, Turn>(
+        channel,
+        async () => {
+          // At shutdown a run that has not started posting goes back to the queue (checked again once built).
+          if (stopping()) return { skip: { released: true } };
+          const d = await getDigest();
+          if (d.quiet) return { skip: { quiet: d.shown } };
+          if (stopping()) return { skip: { released: true } };
+          const marked = await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel);
+          return marked ? { send: d } : { skip: { lost: true } };
+        },
+        async (d) => {
+          await this.opts.hooks?.beforePost?.(run);
+          // After an answer that may hide a message that went out (a 5xx, a dropped connection), the next
+          // attempt first looks for it in the channel: a retry never posts the digest twice.
+          let uncertain = false;
+          const ts = await withSlackRetry(async () => {
+            if (uncertain) {
+              const found = await findPostedRun(slack, channel, run.id, historyFrom(run));
+              if (found) return found;
+            }
+            try {
+              const res = await slack.chat.postMessage({
+                channel,
+                text: d.text,
+                blocks: d.blocks,
+                unfurl_links: false,
+                unfurl_media: false,
+                metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
+              });
+              return String(res.ts);
+            } catch (err) {
+              if (classifySlackError(err).kind === 'transient') uncertain = true;
+              throw err;
+            }
+          }, this.#retry);
+          return { posted: ts, shown: d.shown };
+        },
+      );
+      if ('quiet' in turn) {
+        await store.completeRun(run.id, workerId, now(), { status: 'quiet', messageTs: null, shown: turn.quiet });
+        return 'quiet';
+      }
+      if ('lost' in turn) return 'lost';
+      if ('released' in turn) return this.#giveBack(run);
+      const sent = turn.posted;
+      await this.opts.hooks?.afterPost?.(run, sent);
+      const ok = await store.completeRun(run.id, workerId, now(), {
+        status: 'posted',
+        messageTs: sent,
+        shown: turn.shown,
+      });
+      if (!ok)
+        this.logger.warn('posted, but the claim had been taken over; the new owner will find the message', {
+          run: run.id,
+        });
+      return ok ? 'posted' : 'lost';
+    } catch (err) {
+      return this.fail(run, sub, err, slack);
+    }
+  }
+
+  /**
+   * The subscription's workspace has no installation any more (uninstalled while a run was due): the run is skipped
+   * and the subscription stopped, quietly (there is no token left to tell its creator with).
+   */
+  async #stopUninstalled(run: DigestRun, sub: Subscription): Promise<RunOutcome> {
+    const now = this.clock.now();
+    await this.store.endRun(run.id, this.workerId, now, 'skipped', 'workspace not installed');
+    if (await this.store.markFailing(sub.id, 'the app is no longer installed in its workspace', now))
+      this.opts.observer?.subscriptionStopped?.('uninstalled');
+    this.logger.warn('stopped a digest whose workspace no longer has the app installed', {
+      subscription: sub.id,
+      team: sub.teamId,
+    });
+    return 'skipped';
+  }
+
+  private async fail(run: DigestRun, sub: Subscription, err: unknown, slack: SlackClient | null): Promise<RunOutcome> {
+    // A retry wait cut short at shutdown: the last attempt failed, so no post of it is under way.
+    if (err instanceof StopRequested) return this.#giveBack(run);
+    const now = this.clock.now();
+    const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
+    // The key reference no longer matches a configured key (rotated away): no retry can fix that.
+    const keyGone = err instanceof ConfigurationError;
+    if ((err instanceof SlackDeliveryError && err.failure.kind === 'permanent') || linenAuth || keyGone) {
+      const code = err instanceof SlackDeliveryError ? err.failure.code : keyGone ? 'linen_key_missing' : 'linen_auth';
+      const reason = explainFailure(code, sub.channelId);
+      await this.store.endRun(run.id, this.workerId, now, 'failed', code);
+      if (await this.store.markFailing(sub.id, reason, now)) {
+        this.opts.observer?.subscriptionStopped?.(code);
+        this.logger.warn('subscription failing; its creator is told once and it is not retried until resumed', {
+          subscription: sub.id,
+          code,
+          reason,
+          ...requestField(err),
+        });
+        if (!slack) return 'failed';
+        await withSlackRetry(
+          () =>
+            slack.chat.postMessage({
+              channel: sub.createdBy,
+              text:
+                code === 'linen_key_missing'
+                  ? `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}.`
+                  : `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}. Fix it, then run \`/linen digest resume ${sub.id}\`.`,
+            }),
+          { ...this.opts.retry, retries: 1 },
+        ).catch((e) => this.logger.warn('could not tell the creator', { subscription: sub.id, error: String(e) }));
+      }
+      return 'failed';
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    // A rate limit longer than one attempt waits out is honoured across attempts too.
+    const retryAfterMs =
+      err instanceof SlackDeliveryError && err.failure.kind === 'ratelimited' ? err.failure.retryAfterMs : 0;
+    const delayMs = Math.max(this.opts.retryDelayMs ?? 60_000, retryAfterMs);
+    this.logger.warn('digest attempt failed; will retry', {
+      run: run.id,
+      error: message,
+      inMs: delayMs,
+      ...requestField(err),
+    });
+    await this.store.releaseRun(run.id, this.workerId, new Date(now.getTime() + delayMs), message.slice(0, 500));
+    return 'retry';
+  }
+}

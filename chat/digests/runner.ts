@@ -1,0 +1,273 @@
+/**
+ * One tick of the digest worker: materialize due runs, claim some, fetch each API key's data once (what the due
+ * digests need of it) and share it across that key's subscriptions, build every digest and deliver it through
+ * the per-channel pacer (channels in parallel).
+ */
+import {
+  addDays,
+  type Customer,
+  type DailyDeliveryRow,
+  type InventorySignal,
+  type Invoice,
+  type LinenClient,
+  type PurchaseOrder,
+  type QualityTicket,
+} from '../../shared/index.ts';
+import type { ChannelPacer, DigestSlack, SlackClient } from '../../slack-bot/digests/slack.ts';
+import { type BudgetSnapshot, buildBudgetsDigest } from './budgets.ts';
+import { buildDigest, type Digest } from './content.ts';
+import type { DigestEngine, RunOutcome } from './engine.ts';
+import { customerScope } from './kinds.ts';
+import { buildReceivablesDigest, type InvoiceSnapshot } from './receivables.ts';
+import type { RunsInFlight } from './runs-in-flight.ts';
+import type { DigestRun, DigestStore, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
+import { buildTicketChangesDigest, type TicketSnapshot } from './ticket-changes.ts';
+import { dayInZoneOf, titleOf } from './time.ts';
+
+export interface TickDeps {
+  engine: DigestEngine;
+  /** One client, or each subscription's workspace's own (resolved once per workspace and tick). */
+  slack: DigestSlack;
+  /** The client for a subscription's key reference (see `clientsByKeyRef`), or a stored key being opened. */
+  linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
+  pacer: ChannelPacer;
+  /** Runs claimed per tick (default DEFAULT_CLAIM_LIMIT). */
+  claimLimit?: number;
+  /** The worker's runs under way across its ticks (default: none tracked). */
+  inFlight?: RunsInFlight;
+  /**
+   * Each key's data, by key reference, carried from the previous tick: the worker passes the same map to the ticks
+   * that work through one backlog of due runs (each claiming a full batch), so a key's data is fetched once for
+   * all of them, not once a tick. Default: a map for this tick alone.
+   */
+  keySnapshots?: Map<string, KeySnapshot>;
+}
+
+export const DEFAULT_CLAIM_LIMIT = 500;
+
+export interface TickResult {
+  materialized: number;
+  skippedAtMaterialize: number;
+  claimed: number;
+  /** Signal list walks made this tick: one per API key with due shortfall digests not fetched by an earlier tick. */
+  signalFetches: number;
+  outcomes: Partial<Record<RunOutcome, number>>;
+}
+
+/**
+ * One key's data for this tick, each listing fetched once on first use and shared by the key's digests: signals
+ * and customers, deliveries per day, open invoices, active purchase orders, and tickets per customer.
+ */
+export interface KeySnapshot {
+  signals(): Promise<InventorySignal[]>;
+  customers(): Promise<Customer[]>;
+  deliveriesOn(day: string): Promise<DailyDeliveryRow[]>;
+  openInvoices(): Promise<Invoice[]>;
+  activePurchaseOrders(): Promise<PurchaseOrder[]>;
+  ticketsOf(customerId: string): Promise<QualityTicket[]>;
+}
+
+/** `source` may be a client still being resolved (a stored key is opened first); each listing waits for it. */
+export function keySnapshot(
+  source: LinenClient | Promise<LinenClient>,
+  onSignalFetch: () => void = () => {},
+): KeySnapshot {
+  const ready = Promise.resolve(source);
+  const memo = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, fetch: (client: LinenClient) => Promise<T>): Promise<T> => {
+    let p = memo.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = ready.then(fetch);
+      p.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
+      memo.set(key, p);
+    }
+    return p;
+  };
+  return {
+    signals: () =>
+      once('signals', (client) => {
+        onSignalFetch();
+        // Without a status the API lists open and acknowledged signals; the digest keeps its kinds.
+        return client.inventory.signals().all();
+      }),
+    customers: () => once('customers', (client) => client.customers.list().all()),
+    deliveriesOn: (day) => once(`deliveries ${day}`, (client) => client.deliveries.daily({ from: day, to: day }).all()),
+    openInvoices: () =>
+      once('invoices', async (client) => {
+        const [sent, partial] = await Promise.all([
+          client.invoices.list({ status: 'sent' }).all(),
+          client.invoices.list({ status: 'partially_paid' }).all(),
+        ]);
+        return [...sent, ...partial];
+      }),
+    activePurchaseOrders: () =>
+      once('purchase orders', (client) => client.purchaseOrders.list({ status: 'active' }).all()),
+    ticketsOf: (customerId) =>
+      once(`tickets ${customerId}`, (client) => client.qualityTickets.list({ customerId }).all()),
+  };
+}
+
+/** Builds a subscription's digest for an instant from a key snapshot and what its previous digest showed. */
+export async function digestFor(
+  store: Pick<DigestStore, 'previousDigest'>,
+  sub: Subscription,
+  at: Date,
+  snap: KeySnapshot,
+  previous?: Promise<{ run?: DigestRun; shown: ShownRecord[] } | null>,
+): Promise<Digest> {
+  const today = dayInZoneOf(at, sub.timeZone);
+  const yesterday = addDays(today, -1);
+  const title = titleOf(at, sub.timeZone);
+  // The kind's own listings start with the customers', not after them.
+  const invoices = sub.kind === 'receivables' ? snap.openInvoices() : null;
+  const pos = sub.kind === 'budgets' ? snap.activePurchaseOrders() : null;
+  const signals = sub.kind === 'shortfall' ? snap.signals() : null;
+  const deliveries = sub.kind === 'shortfall' ? snap.deliveriesOn(yesterday) : null;
+  const [customers, prev] = await Promise.all([snap.customers(), previous ?? store.previousDigest(sub.id, at)]);
+  // A subscription's runs all hold its own kind's snapshots.
+  const shown = <S>() => (prev ? (prev.shown as ShownSignal<S>[]) : null);
+  switch (sub.kind) {
+    case 'receivables':
+      return buildReceivablesDigest({
+        subscription: sub,
+        invoices: await invoices!,
+        customers,
+        asOf: today,
+        previous: shown<InvoiceSnapshot>(),
+        title,
+      });
+    case 'budgets':
+      return buildBudgetsDigest({
+        subscription: sub,
+        purchaseOrders: await pos!,
+        customers,
+        asOf: today,
+        previous: shown<BudgetSnapshot>(),
+        title,
+      });
+    case 'tickets': {
+      // A ticket does not say whose it is: one listing per customer of the subscription.
+      const inScope = customerScope(sub, customers);
+      const mine = customers.filter((c) => inScope(c.id));
+      const lists = await Promise.all(mine.map((c) => snap.ticketsOf(c.id)));
+      return buildTicketChangesDigest({
+        subscription: sub,
+        tickets: mine.flatMap((c, i) => lists[i]!.map((t) => ({ ...t, customerId: c.id }))),
+        customers,
+        previous: shown<TicketSnapshot>(),
+        previousAt: prev?.run?.scheduledFor ?? null,
+        title,
+      });
+    }
+    default:
+      return buildDigest({
+        subscription: sub,
+        signals: await signals!,
+        customers,
+        deliveries: await deliveries!,
+        yesterday,
+        previous: shown(),
+        title,
+      });
+  }
+}
+
+/**
+ * The client for a subscription's workspace, looked up once per workspace for the tick: its runs share it, and a
+ * rotating token is refreshed by one lookup, not by each run at once.
+ */
+function workspaceSlack(slack: DigestSlack): (teamId: string | null) => Promise<SlackClient | null> {
+  if (typeof slack !== 'function') return async () => slack;
+  const byTeam = new Map<string | null, Promise<SlackClient | null>>();
+  return (teamId) => {
+    let p = byTeam.get(teamId);
+    if (!p) {
+      p = slack(teamId);
+      byTeam.set(teamId, p);
+    }
+    return p;
+  };
+}
+
+/** A tick whose runs are claimed: what it claimed, and its delivery under way. */
+export interface ClaimedTick {
+  /** Runs claimed and handed to delivery by this tick. */
+  claimed: number;
+  /** Settles once every claimed run has reached its end (or has been given back for a later attempt). */
+  delivered: Promise<TickResult>;
+}
+
+/** A whole tick: claims, then waits for every claimed run's delivery. */
+export async function runDigestTick(deps: TickDeps): Promise<TickResult> {
+  return (await claimDigestTick(deps)).delivered;
+}
+
+/**
+ * Materializes and claims due runs, then returns while their delivery goes on: the caller may claim the next
+ * batch of a backlog meanwhile (the per-channel pacer keeps each channel's pace across batches).
+ */
+export async function claimDigestTick(deps: TickDeps): Promise<ClaimedTick> {
+  const { engine } = deps;
+  const mat = await engine.materialize();
+  const claimed = await engine.claim(deps.claimLimit ?? DEFAULT_CLAIM_LIMIT, deps.pacer.intervalMs);
+  // A run this worker is still delivering (claimed again once its lease ran out) is left to that delivery.
+  const runs = deps.inFlight ? claimed.filter((r) => !deps.inFlight!.has(r.id)) : claimed;
+  for (const run of runs) deps.inFlight?.add(run.id);
+  const result: TickResult = {
+    materialized: mat.created,
+    skippedAtMaterialize: mat.skipped,
+    claimed: runs.length,
+    signalFetches: 0,
+    outcomes: {},
+  };
+  return { claimed: runs.length, delivered: runs.length ? deliver(deps, runs, result) : Promise.resolve(result) };
+}
+
+async function deliver(deps: TickDeps, runs: DigestRun[], result: TickResult): Promise<TickResult> {
+  const { engine } = deps;
+  const snapshots = deps.keySnapshots ?? new Map<string, KeySnapshot>();
+  const snapshotOf = (keyRef: string) => {
+    let s = snapshots.get(keyRef);
+    if (!s) {
+      s = keySnapshot(deps.linenClientFor(keyRef), () => result.signalFetches++);
+      snapshots.set(keyRef, s);
+    }
+    return s;
+  };
+  const slackOf = workspaceSlack(deps.slack);
+  try {
+    // Set-based reads for the whole batch: the subscriptions, and what each one's previous digest showed.
+    const previous = engine.store.previousDigests(
+      runs.map((r) => ({ subscriptionId: r.subscriptionId, before: r.scheduledFor })),
+    );
+    previous.catch(() => {}); // awaited per run (a failure there is that run's transient failure)
+    const subs = await engine.store.getSubscriptions([...new Set(runs.map((r) => r.subscriptionId))]);
+    await Promise.all(
+      runs.map(async (run, i) => {
+        const sub = subs.get(run.subscriptionId) ?? null;
+        try {
+          const outcome = await engine.execute(
+            run,
+            sub,
+            () =>
+              digestFor(
+                engine.store,
+                sub!,
+                run.scheduledFor,
+                snapshotOf(sub!.keyRef),
+                previous.then((p) => p[i] ?? null),
+              ),
+            () => slackOf(sub?.teamId ?? null),
+            deps.pacer,
+          );
+          result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;
+        } finally {
+          deps.inFlight?.delete(run.id);
+        }
+      }),
+    );
+    return result;
+  } finally {
+    for (const run of runs) deps.inFlight?.delete(run.id);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The tickets digest: which quality tickets changed status since the previous digest, and which are new. The API
+ * sends no events, so the changes are found by comparing the tickets with the statuses the previous digest
+ * stored (every ticket not yet verified, verified being the last status).
+ */
+import type { Customer, CustomerTicket } from '../../shared/index.ts';
+import { type Block, context, header } from '../../slack-bot/blocks/kit.ts';
+import { fitMessage } from '../../slack-bot/blocks/limits.ts';
+import { escLine as esc, humanize, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
+import { type Digest, packSections } from './content.ts';
+import type { ShownSignal, Subscription } from './storage/types.ts';
+
+/** A ticket as a tickets digest showed it; its state is its status. */
+export interface TicketSnapshot {
+  number: string;
+  customerId: string;
+  subject: string;
+}
+
+export interface TicketChangesInput {
+  subscription: Pick<Subscription, 'allClear'>;
+  /** Every ticket of the subscription's customers, each tagged with its customer. */
+  tickets: readonly CustomerTicket[];
+  customers: readonly Customer[];
+  previous: readonly ShownSignal<TicketSnapshot>[] | null;
+  /** When the previous digest ran: a ticket it did not show is new if created since. */
+  previousAt: Date | null;
+  title: string;
+}
+
+const OPEN = new Set(['new', 'acknowledged', 'in_progress']);
+const status = (s: string) => humanize(s === 'new' ? 'submitted' : s);
+
+export function buildTicketChangesDigest(input: TicketChangesInput): Digest {
+  const names = new Map(input.customers.map((c) => [c.id, c.name]));
+  const prev = input.previous ? new Map(input.previous.map((p) => [p.signalId, p])) : null;
+  const since = input.previousAt?.toISOString() ?? '';
+  const byNewest = [...input.tickets].sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+  const moved = prev ? byNewest.filter((t) => prev.has(t.id) && prev.get(t.id)!.state !== t.status) : [];
+  const fresh = prev ? byNewest.filter((t) => !prev.has(t.id) && t.created_at > since) : [];
+  const open = byNewest.filter((t) => OPEN.has(t.status));
+  const unchanged = prev ? moved.length + fresh.length === 0 : open.length === 0;
+
+  const line = (t: CustomerTicket, what: string) =>
+    `*${esc(t.ticket_number)}* · ${esc(names.get(t.customerId) ?? t.customerId)} · ${what}: ${esc(t.subject)}`;
+  const blocks: Block[] = [header(plain(`Linen tickets digest · ${input.title}`))];
+  const counts = ['new', 'acknowledged', 'in_progress']
+    .map((s) => `${open.filter((t) => t.status === s).length} ${status(s).toLowerCase()}`)
+    .join(', ');
+  blocks.push(
+    context(
+      `${plural(open.length, 'open ticket')} (${counts})${prev ? ` · ${moved.length} changed status · ${fresh.length} new since the previous digest` : ' · first digest of this subscription'}`,
+    ),
+  );
+  const sections: [string, string[]][] = prev
+    ? [
+        ['*Changed status*', moved.map((t) => line(t, `${status(prev.get(t.id)!.state)} → *${status(t.status)}*`))],
+        ['*New*', fresh.map((t) => line(t, `*${status(t.status)}*, ${esc(t.kind_label)}`))],
+      ]
+    : [['*Open tickets*, newest first', open.map((t) => line(t, `*${status(t.status)}*`))]];
+  blocks.push(...packSections(sections));
+  if (prev && unchanged) blocks.push(context('No ticket changed status since the previous digest.'));
+
+  const text = esc(
+    prev
+      ? `Linen tickets ${input.title}: ${moved.length} changed status, ${fresh.length} new; ${open.length} open.`
+      : `Linen tickets ${input.title}: ${open.length} open tickets.`,
+  );
+  return {
+    quiet: unchanged && !input.subscription.allClear,
+    unchanged,
+    ...fitMessage({ text, blocks }),
+    shown: input.tickets
+      .filter((t) => t.status !== 'verified')
+      .map((t) => ({
+        signalId: t.id,
+        state: t.status,
+        snapshot: { number: t.ticket_number, customerId: t.customerId, subject: t.subject } satisfies TicketSnapshot,
+      })),
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * The command a person typed, as a metric label: its subcommand (`balance`, `signals`, `connect`, `usage`,
+ * `unknown`...), one of a fixed set whatever was typed after it. Never the customer, number or text.
+ */
+import { parseCommand } from '../answers/grammar.ts';
+import { workspaceWordOf } from '../connections/connection-commands.ts';
+
+export function commandLabelOf(text: string): string {
+  return workspaceWordOf(text) ?? parseCommand(text).kind;
+}

@@ -1,0 +1,158 @@
+/**
+ * Console mode: the bot without Slack. Reads `/linen ...` lines from stdin (or one `--ask` command),
+ * answers them with the same handlers and prints the Block Kit as plain text. With no LINEN_BASE_URL it
+ * starts the sandbox API in-process and uses its all-access demo key. `/linen digest ...` works too: the
+ * digest store is opened on first use (DATABASE_URL, else PGlite under LINEN_DATA_DIR); with no Slack to post
+ * to, no worker runs here, the console's own channel is `#console`, and `preview` shows the digest.
+ */
+import { createInterface } from 'node:readline';
+import { answerText } from '../../chat/answers/answer.ts';
+import { type DigestStore, keyRefOf, openDigestStore } from '../../chat/digests/index.ts';
+import { LinenService } from '../../chat/linen.ts';
+import { createLogger } from '../../chat/logging/logger.ts';
+import { isIsoDay, isValidTimeZone } from '../../shared/dates.ts';
+import { startOfDayInZone } from '../../shared/day-start.ts';
+import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../../slack-bot/config.ts';
+import { renderMessage } from '../../slack-bot/console-render.ts';
+import type { SlackClient } from '../../slack-bot/digests/slack.ts';
+
+export const DEMO_KEY = 'lk_live_demo_all_access';
+export const DEMO_TIME_ZONE = 'America/Chicago';
+/** The console's stand-ins for the Slack user and channel a command comes from. */
+export const CONSOLE_USER = 'U0CONSOLE';
+export const CONSOLE_CHANNEL = 'C0CONSOLE';
+
+/** No Slack here: every channel counts as postable, and `#console` is the one channel known by name. */
+const consoleSlack = {
+  conversations: {
+    info: async ({ channel }: { channel: string }) => ({ ok: true, channel: { id: channel, is_member: true } }),
+    list: async () => ({
+      ok: true,
+      channels: [{ id: CONSOLE_CHANNEL, name: 'console' }],
+      response_metadata: { next_cursor: '' },
+    }),
+    history: async () => ({ ok: true, messages: [] }),
+  },
+  chat: {
+    postMessage: async () => {
+      throw new Error('console mode posts nothing to Slack');
+    },
+  },
+} as unknown as SlackClient;
+
+export interface ConsoleOptions {
+  env: Record<string, string | undefined>;
+  /** Answer this one command and return. */
+  ask?: string | undefined;
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+}
+
+/** `/linen balance` or `balance` alike. */
+export function stripCommand(line: string): string {
+  return line
+    .trim()
+    .replace(/^\/linen\b/i, '')
+    .trim();
+}
+
+export async function runConsole(options: ConsoleOptions): Promise<number> {
+  const out = options.output ?? process.stdout;
+  const print = (s: string) => out.write(`${s}\n`);
+  const env = options.env;
+  const logger = createLogger({
+    level: 'error' as never,
+    write: (line) => process.stderr.write(`${line}\n`),
+  });
+
+  let closeSandbox: (() => Promise<void>) | undefined;
+  let baseUrl = env.LINEN_BASE_URL?.trim() || undefined;
+  let apiKey = env.LINEN_API_KEY?.trim() || undefined;
+  let timeZone = env.LINEN_TIMEZONE?.trim() || undefined;
+  let source: string;
+  let now: (() => number) | undefined;
+  if (baseUrl) {
+    timeZone ??= DEMO_TIME_ZONE;
+    if (!isValidTimeZone(timeZone))
+      throw new ConfigError(`LINEN_TIMEZONE must be an IANA timezone such as America/Chicago (got "${timeZone}").`);
+    source = `the Linen API at ${baseUrl}${apiKey ? '' : ' (no LINEN_API_KEY set)'}`;
+  } else {
+    const { startSandbox } = await import('../../sandbox/index.ts');
+    // SANDBOX_TODAY pins the sandbox's "today" (as `npm run sandbox` does), for reproducible demos.
+    const today = env.SANDBOX_TODAY?.trim() || undefined;
+    if (today !== undefined && !isIsoDay(today))
+      throw new ConfigError(`SANDBOX_TODAY must be a calendar day as YYYY-MM-DD (got "${today}").`);
+    const sandbox = await startSandbox({ port: 0, timeZone: timeZone ?? DEMO_TIME_ZONE, ...(today ? { today } : {}) });
+    if (today) {
+      const noon = startOfDayInZone(today, sandbox.data.organization.time_zone).getTime() + 12 * 3_600_000;
+      now = () => noon;
+    }
+    closeSandbox = () => sandbox.close();
+    baseUrl = sandbox.baseUrl;
+    apiKey ??= DEMO_KEY;
+    timeZone = sandbox.data.organization.time_zone;
+    source = `the sandbox Linen API at ${baseUrl} (demo key ${apiKey.slice(0, 8)}…)`;
+  }
+  logger.addSecret(apiKey);
+  logger.addSecret(env.DATABASE_URL);
+  const digestConfig = loadDigestConfig(env);
+  const linen = new LinenService({ baseUrl, apiKey, timeZone });
+  let store: Promise<DigestStore> | undefined;
+  const digests = {
+    store: () =>
+      (store ??= openDigestStore(
+        { databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR },
+        {},
+      )),
+    slack: consoleSlack,
+    keyRef: apiKey ? keyRefOf(apiKey) : undefined,
+    // The person at the terminal runs the bot: LINEN_ADMIN_USER_IDS is checked for its form only.
+    adminUserIds: digestConfig.adminUserIds.length ? [CONSOLE_USER] : [],
+  };
+  const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, teamId: null };
+  const ask = async (line: string) => {
+    const m = await answerText(stripCommand(line), { linen, logger, now, digests, caller });
+    print(renderMessage(m));
+  };
+
+  try {
+    if (options.ask !== undefined) {
+      await ask(options.ask);
+      return 0;
+    }
+    print(`linen-connect Slack bot, console mode: answering from ${source}.`);
+    print('Type a command such as "/linen balance", "/linen signals" or "/linen help"; Ctrl+D or Ctrl+C quits.');
+    const rl = createInterface({
+      input: options.input ?? process.stdin,
+      output: out,
+      prompt: '> ',
+      terminal: Boolean((options.input ?? process.stdin) === process.stdin && process.stdin.isTTY),
+    });
+    rl.prompt();
+    let queue = Promise.resolve();
+    await new Promise<void>((resolve) => {
+      rl.on('line', (line) => {
+        queue = queue.then(async () => {
+          if (line.trim() !== '') {
+            if (/^(exit|quit)$/i.test(line.trim())) {
+              rl.close();
+              return;
+            }
+            await ask(line);
+          }
+          rl.prompt();
+        });
+      });
+      rl.on('SIGINT', () => rl.close());
+      rl.on('close', () => {
+        void queue.then(resolve);
+      });
+    });
+    print('');
+    return 0;
+  } finally {
+    if (store) await (await store.catch(() => null))?.close();
+    await linen.close();
+    await closeSandbox?.();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * `npm start`: the Slack bot. With Slack settings in the environment it serves Slack (HTTP or Socket Mode);
+ * with none it runs the console on embedded defaults (sandbox API, demo key). `--ask "/linen signals"`
+ * answers one command in the console and exits.
+ */
+import { pathToFileURL } from 'node:url';
+import { reencryptStore } from '../chat/secrets/reencrypt-command.ts';
+import { startBot } from '../slack-bot/app.ts';
+import { ConfigError, isConsoleMode, loadConfig } from '../slack-bot/config.ts';
+import { runConsole } from './console/run.ts';
+
+export interface Cli {
+  ask?: string | undefined;
+  help: boolean;
+  /** Seal every stored secret again with the current LINEN_ENCRYPTION_KEY, then exit. */
+  reencrypt: boolean;
+}
+
+export function parseArgs(argv: readonly string[]): Cli {
+  const cli: Cli = { help: false, reencrypt: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--ask') {
+      const v = argv[i + 1];
+      if (v === undefined) throw new ConfigError('--ask needs a command, e.g. --ask "/linen signals".');
+      cli.ask = v;
+      i++;
+    } else if (a.startsWith('--ask=')) cli.ask = a.slice(6);
+    else if (a === '--help' || a === '-h') cli.help = true;
+    else if (a === '--reencrypt') cli.reencrypt = true;
+    else throw new ConfigError(`unknown argument "${a}" (use --ask "/linen ...", --reencrypt or no argument).`);
+  }
+  return cli;
+}
+
+const USAGE = `Usage: npm start [-- --ask "/linen signals" | --reencrypt]
+Without SLACK_* settings: a console on the sandbox API. With SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET
+(or SLACK_APP_TOKEN): the Slack bot for one workspace. With SLACK_CLIENT_ID, SLACK_CLIENT_SECRET,
+SLACK_STATE_SECRET and LINEN_ENCRYPTION_KEY: the Slack bot for every workspace that installs it.
+--reencrypt seals every stored secret again with LINEN_ENCRYPTION_KEY (after a key rotation) and exits.
+See slack-bot/README.md.`;
+
+/** After SIGTERM the process is gone within this, even if something under way does not end. */
+const STOP_LIMIT_MS = 19_500;
+
+export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
+  const cli = parseArgs(argv);
+  if (cli.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (cli.reencrypt) {
+    const moved = await reencryptStore(env);
+    console.log(`linen-bot: ${moved}`);
+    return 0;
+  }
+  if (cli.ask !== undefined || isConsoleMode(env)) {
+    return runConsole({ env, ask: cli.ask });
+  }
+  const config = loadConfig(env);
+  // Listen before starting: a signal that arrives during start-up then stops the bot once it is up, instead
+  // of killing it half-started. The handlers stay: a repeated signal (a supervisor's, or a wrapper's relay)
+  // must not kill a bot that is already stopping cleanly.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
+  });
+  const bot = await startBot(config);
+  await stopRequested;
+  bot.logger.info('stopping: no new requests; finishing the commands and digests under way');
+  // A stop that hangs (a database that never answers) must not outlive a supervisor's patience.
+  setTimeout(() => {
+    bot.logger.error(`could not stop within ${STOP_LIMIT_MS / 1000} s; exiting`);
+    process.exit(1);
+  }, STOP_LIMIT_MS).unref();
+  await bot.stop();
+  bot.logger.info('stopped');
+  return 0;
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isEntry || process.env.LINEN_BOT_BUNDLED === '1') {
+  process.stdout.on('error', () => {});
+  main(process.argv.slice(2), process.env).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      if (err instanceof ConfigError) console.error(`linen-bot: ${err.message}`);
+      else console.error(`linen-bot: could not start: ${(err as Error)?.message ?? String(err)}`);
+      process.exit(1);
+    },
+  );
+}

@@ -18,6 +18,7 @@ import { DEFAULT_CLAIM_LIMIT, type TickResult } from '../chat/digests/runner.ts'
 import { nextRuns } from '../chat/digests/schedule.ts';
 import { openPg, openPglite, storeOver } from '../chat/digests/storage/index.ts';
 import { createLinenClient, type LinenClient } from '../shared/node.ts';
+import { slackDeliveries } from '../slack-bot/digests/slack.ts';
 import { webClient } from '../test/support/digest-env.ts';
 import { withPeakRss } from './process-memory.ts';
 
@@ -96,7 +97,7 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
           // The worker as the bot runs it, until every due digest has gone out.
           const worker = startDigestWorker({
             store,
-            slack: webClient(spec.slackUrl),
+            deliveries: slackDeliveries(webClient(spec.slackUrl)),
             linenClientFor,
             clock,
             pacingMs: spec.pacingMs,

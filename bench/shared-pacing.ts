@@ -9,7 +9,7 @@
  * else, how soon). Needs DATABASE_URL (or TEST_DATABASE_URL); takes about three minutes:
  * `npx tsx bench/shared-pacing.ts`.
  */
-import { INTERACTIVE_DEADLINES } from '../slack-bot/listeners/answer-in-time.ts';
+import { INTERACTIVE_DEADLINES } from '../chat/answers/answer-in-time.ts';
 import { runSharedPacing } from '../test/support/pacing-replicas.ts';
 
 const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;

@@ -31,7 +31,7 @@ export type CustomerChoice =
 
 /**
  * Budgets of a person waiting: a hung request is given up after 5 s, one call (with its one retry) after 10 s;
- * the command itself answers by its own deadline (listeners/answer-in-time.ts) whatever the calls do.
+ * the command itself answers by its own deadline (answers/answer-in-time.ts) whatever the calls do.
  */
 export const INTERACTIVE_BUDGET = { timeBudgetMs: 10_000, requestTimeoutMs: 5_000, maxRetries: 1 } as const;
 /** Budgets of background work (digests): nobody waits on it, so slow pages and retries are worth the wait. */

@@ -4,7 +4,7 @@
  * counted here until its listener is done. Requests that still reach the bot while it stops are refused.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { INTERACTIVE_DEADLINES } from '../slack-bot/listeners/answer-in-time.ts';
+import { INTERACTIVE_DEADLINES } from '../chat/answers/answer-in-time.ts';
 
 /**
  * How long a shutdown waits for commands and digests under way: a command's deadline, and its answer's post. The

@@ -53,6 +53,8 @@ import { CLOSE_MS, DRAIN_MS, refuseWhileStopping, WorkInFlight } from '../servic
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
 import { secretsOf } from './config.ts';
+import { slackDeliveries } from './digests/slack.ts';
+import { slackDigestChannels } from './digests/slack-channels.ts';
 import { registerListeners } from './listeners/index.ts';
 import { unroutableAuthorization, unroutableReceiverHandlers } from './listeners/unroutable.ts';
 import { guardSlackRequests, MAX_BODY_BYTES } from './request-guard.ts';
@@ -320,7 +322,14 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     connect,
     logger,
     now: options.now,
-    digests: { store: async () => store, slack: digestSlack, keyRef, adminUserIds: config.digests.adminUserIds },
+    digestSlack,
+    digests: {
+      platform: 'slack',
+      store: async () => store,
+      channels: slackDigestChannels(digestSlack),
+      keyRef,
+      adminUserIds: config.digests.adminUserIds,
+    },
     metrics,
   });
 
@@ -387,7 +396,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       : digestSlack;
     worker = startDigestWorker({
       store,
-      slack,
+      deliveries: slackDeliveries(slack),
       linenClientFor,
       logger: digestLogger(logger),
       graceMs: config.digests.graceMinutes * 60_000,

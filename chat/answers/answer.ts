@@ -1,6 +1,6 @@
 /**
- * One handler per subcommand: fetch the report through the shared client, then build the Block Kit with a
- * pure view function. `answer()` never throws: a failure becomes its one-sentence answer.
+ * One handler per subcommand: fetch the report through the shared client, then build the answer's content with a
+ * pure view function (each platform renders it). `answer()` never throws: a failure becomes its one-sentence answer.
  */
 import { lastCompleteDays } from '../../shared/dates.ts';
 import { InvalidParamsError, NotFoundError } from '../../shared/errors.ts';
@@ -13,27 +13,27 @@ import {
 } from '../../shared/reports/index.ts';
 import { resolveCustomerFrom } from '../../shared/reports/lookup.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
-import type { Message } from '../../slack-bot/blocks/kit.ts';
-import { fitMessage } from '../../slack-bot/blocks/limits.ts';
-import type { SlackClient } from '../../slack-bot/digests/slack.ts';
-import type { DigestCommandContext } from '../digests/digest-answers.ts';
+import type { Content } from '../content/document.ts';
+import type { Rich } from '../content/rich.ts';
+import type { DigestChannels, DigestCommandContext } from '../digests/digest-answers.ts';
 import { type DigestStore, runDigestCommand } from '../digests/index.ts';
-import type { DigestKind } from '../digests/storage/types.ts';
+import type { DigestKind, Platform } from '../digests/storage/types.ts';
 import type { LinenService } from '../linen.ts';
 import { failureFields } from '../logging/log-fields.ts';
 import type { BotLogger } from '../logging/logger.ts';
-import { balanceMessage } from '../views/balance.ts';
-import { chooseCustomerMessage, errorMessage, shareFooter, withNote } from '../views/common.ts';
-import { fillRateMessage } from '../views/fillrate.ts';
-import { helpMessage, unknownMessage, usageMessage } from '../views/help.ts';
-import { invoicesMessage } from '../views/invoices.ts';
-import { manifestMessage } from '../views/manifest.ts';
-import { orderMessage } from '../views/order.ts';
-import { poMessage } from '../views/po.ts';
-import { rewashMessage } from '../views/rewash.ts';
-import { shortMessage } from '../views/short.ts';
-import { signalsMessage } from '../views/signals.ts';
-import { ticketMessage, ticketsMessage } from '../views/tickets.ts';
+import { PLAIN_SURFACE, type Surface } from '../surface.ts';
+import { balanceView } from '../views/balance.ts';
+import { chooseCustomerView, errorView, shareFooter, withNote } from '../views/common.ts';
+import { fillRateView } from '../views/fillrate.ts';
+import { helpView, unknownView, usageView } from '../views/help.ts';
+import { invoicesView } from '../views/invoices.ts';
+import { manifestView } from '../views/manifest.ts';
+import { orderView } from '../views/order.ts';
+import { poView } from '../views/po.ts';
+import { rewashView } from '../views/rewash.ts';
+import { shortView } from '../views/short.ts';
+import { signalsView } from '../views/signals.ts';
+import { ticketsView, ticketView } from '../views/tickets.ts';
 import { describeError, friendlyError, isExpected } from './friendly-errors.ts';
 import { type Command, formatCommand, parseCommand, TICKET_FILTERS, withCustomer } from './grammar.ts';
 import { type AnswerOutcome, outcomeOfError } from './outcome.ts';
@@ -42,6 +42,8 @@ export interface AnswerContext {
   linen: LinenService;
   logger?: BotLogger | undefined;
   now?: (() => number) | undefined;
+  /** The platform the answer is shown on (its name and words; default plain words). */
+  surface?: Surface | undefined;
   /** What `/linen digest ...` needs; absent: digests are not available. */
   digests?: DigestDeps | undefined;
   /** Who typed the command, and where (digest management needs both). */
@@ -52,34 +54,38 @@ export interface Caller {
   userId: string;
   channelId: string;
   teamId?: string | null | undefined;
+  channelName?: string | null | undefined;
+  serviceUrl?: string | null | undefined;
 }
 
 export interface DigestDeps {
+  /** The platform new subscriptions are posted on. */
+  platform: Platform;
   /** The digest store (opened on first use in console mode). */
   store: () => Promise<DigestStore>;
   /** Checks the bot can post in a channel and resolves `#name`. */
-  slack: SlackClient;
+  channels: DigestChannels;
   /** `keyRefOf(LINEN_API_KEY)`: what new subscriptions store; undefined without a key. */
   keyRef: string | undefined;
   /** Key references the worker can read with (default: `[keyRef]`). */
   keyRefs?: readonly string[] | undefined;
   adminUserIds: readonly string[];
   /** Null when a digest of this kind may be posted in the channel; otherwise the sentence that refuses it. */
-  refuseKind?: ((kind: DigestKind, channelId: string) => string | null) | undefined;
+  refuseKind?: ((kind: DigestKind, channelId: string) => Rich | null) | undefined;
   /** The key bound to a digest's channel (installed workspaces bind keys per channel). */
   keyForChannel?: DigestCommandContext['keyForChannel'] | undefined;
 }
 
 export interface Answer {
-  message: Message;
+  content: Content;
   /** Whether the answer may be posted for everyone (data answers; not errors, help or choices). */
   shareable: boolean;
   /** What became of the command, for the metrics (see `outcome.ts`). */
   outcome: AnswerOutcome;
 }
 
-const data = (message: Message): Answer => ({ message, shareable: true, outcome: 'answered' });
-const info = (message: Message): Answer => ({ message, shareable: false, outcome: 'answered' });
+const data = (content: Content): Answer => ({ content, shareable: true, outcome: 'answered' });
+const info = (content: Content): Answer => ({ content, shareable: false, outcome: 'answered' });
 
 type Resolved = { customer: Customer } | { answer: Answer };
 
@@ -87,19 +93,19 @@ async function customerFor(ctx: AnswerContext, cmd: Command, input: string): Pro
   const r = await ctx.linen.resolveCustomer(input);
   if (r.kind === 'found') return { customer: r.customer };
   if (r.kind === 'choose') {
-    return { answer: info(chooseCustomerMessage(r.input, r.matches, (c) => formatCommand(withCustomer(cmd, c.id)))) };
+    return { answer: info(chooseCustomerView(r.input, r.matches, (c) => formatCommand(withCustomer(cmd, c.id)))) };
   }
   const all = await ctx.linen.customers();
   return {
     answer: info(
       all.length > 0 && all.length <= 25
-        ? chooseCustomerMessage(
+        ? chooseCustomerView(
             r.input,
             all,
             (c) => formatCommand(withCustomer(cmd, c.id)),
             `No customer named “${r.input}” is visible to this workspace's key. Customers it sees:`,
           )
-        : errorMessage(`No customer named “${r.input}” is visible to this workspace's key.`),
+        : errorView(`No customer named “${r.input}” is visible to this workspace's key.`),
     ),
   };
 }
@@ -129,7 +135,7 @@ async function ownOrLocations<T>(
   return { rows: locations.length ? await list(locations.map((c) => c.id)) : [], note };
 }
 
-const noted = (message: Message, note: string | undefined) => (note ? withNote(message, note) : message);
+const noted = (content: Content, note: string | undefined) => (note ? withNote(content, note) : content);
 
 /**
  * A customer followed by a department or unit, typed without quotes (`Mercy General Hospital ICU`): the longest
@@ -156,15 +162,16 @@ async function customerAndPlace(
 }
 
 async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
+  const surface = ctx.surface ?? PLAIN_SURFACE;
   const tz = ctx.linen.timeZone;
   const now = new Date((ctx.now ?? Date.now)());
   switch (cmd.kind) {
     case 'help':
-      return info(helpMessage());
+      return info(helpView(surface));
     case 'unknown':
-      return info(unknownMessage(cmd.typed));
+      return info(unknownView(surface, cmd.typed));
     case 'usage':
-      return info(usageMessage(cmd.subcommand, cmd.problem));
+      return info(usageView(surface, cmd.subcommand, cmd.problem));
 
     case 'balance': {
       let customer: Customer | undefined;
@@ -178,7 +185,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         customerId: customer?.id,
         customers: customer ? await ctx.linen.customers() : undefined,
       });
-      return data(balanceMessage(report, { timeZone: tz, now, customerName: customer?.name }));
+      return data(balanceView(report, { timeZone: tz, now, customerName: customer?.name }));
     }
 
     case 'signals': {
@@ -194,16 +201,16 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         ctx.linen.customers(),
       ]);
       const signals = cmd.signalKind ? signalsOfKind(listed, cmd.signalKind) : listed;
-      return data(signalsMessage(signals, customers, { kind: cmd.signalKind, customerName: customer?.name }));
+      return data(signalsView(signals, customers, { kind: cmd.signalKind, customerName: customer?.name }));
     }
 
     case 'ticket': {
       try {
         const t = await ctx.linen.client.reports.findTicket(cmd.number);
-        return data(ticketMessage(t, tz));
+        return data(ticketView(t, tz));
       } catch (err) {
         if (err instanceof NotFoundError)
-          return info(errorMessage(friendlyError(err, { subject: `ticket ${cmd.number}` })));
+          return info(errorView(friendlyError(err, { subject: `ticket ${cmd.number}` })));
         throw err;
       }
     }
@@ -215,7 +222,8 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         const r = await ctx.linen.resolveCustomer(cmd.customer);
         if (r.kind === 'none' && !/\s/.test(r.input))
           return info(
-            usageMessage(
+            usageView(
+              surface,
               'tickets',
               `“${r.input}” is neither a customer nor a ticket status (${TICKET_FILTERS.join(', ')}).`,
             ),
@@ -229,7 +237,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       const tickets = await ownOrLocations(ctx, customer, 'tickets', (ids) =>
         ctx.linen.client.reports.tickets({ customerIds: ids ?? customers.map((c) => c.id), statuses }),
       );
-      const message = ticketsMessage(tickets.rows, cmd.status, tz, {
+      const message = ticketsView(tickets.rows, cmd.status, tz, {
         customerNames: new Map(customers.map((c) => [c.id, c.name])),
         customerName: tickets.note ? undefined : customer?.name,
       });
@@ -253,7 +261,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         if (!department) {
           const names = depts.map((d) => d.name).join(', ');
           return info(
-            errorMessage(
+            errorView(
               depts.length
                 ? `${customer.name} has no department “${cmd.department}”; its departments are ${names}.`
                 : `${customer.name} has no departments; leave the department out.`,
@@ -271,7 +279,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       });
       if (customer.is_group && report.rows + report.rowsWithoutPar === 0)
         throw groupWithoutOwn(customer, await ctx.linen.customers(), 'deliveries', window);
-      return data(fillRateMessage(report, { customerName: customer.name, departmentName: department?.name }));
+      return data(fillRateView(report, { customerName: customer.name, departmentName: department?.name }));
     }
 
     case 'short': {
@@ -290,7 +298,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       if (customer?.is_group && report.carts + report.pendingCarts === 0)
         throw groupWithoutOwn(customer, customers, 'cart counts', report.window);
       return data(
-        shortMessage(report, {
+        shortView(report, {
           customerNames: new Map(customers.map((c) => [c.id, c.name])),
           customerName: customer?.name,
         }),
@@ -304,7 +312,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       const report = await ctx.linen.client.reports.rewashRate({ customerId: r.customer.id, ...window });
       if (r.customer.is_group && report.manifests + report.batches + report.voided === 0)
         throw groupWithoutOwn(r.customer, await ctx.linen.customers(), 'manifests or rewash', window);
-      return data(rewashMessage(report, { customerName: r.customer.name }));
+      return data(rewashView(report, { customerName: r.customer.name }));
     }
 
     case 'manifest': {
@@ -318,9 +326,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         ctx.linen.client.reports.findManifests(cmd.number, { customerId: customer?.id }),
         ctx.linen.customers(),
       ]);
-      return data(
-        manifestMessage(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }),
-      );
+      return data(manifestView(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }));
     }
 
     case 'order': {
@@ -328,7 +334,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         ctx.linen.client.reports.findOrders(cmd.number),
         ctx.linen.customers(),
       ]);
-      return data(orderMessage(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }));
+      return data(orderView(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }));
     }
 
     case 'po': {
@@ -344,7 +350,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         ),
         ctx.linen.customers(),
       ]);
-      const message = poMessage(pos.rows, {
+      const message = poView(pos.rows, {
         timeZone: tz,
         customerNames: new Map(customers.map((c) => [c.id, c.name])),
         customerName: pos.note ? undefined : customer?.name,
@@ -365,7 +371,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         ),
         ctx.linen.customers(),
       ]);
-      const message = invoicesMessage(invoices.rows, {
+      const message = invoicesView(invoices.rows, {
         timeZone: tz,
         customerNames: new Map(customers.map((c) => [c.id, c.name])),
         departmentNames: new Map(customers.flatMap((c) => c.departments.map((d) => [d.id, d.name] as const))),
@@ -377,14 +383,17 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
 
     case 'digest': {
       const d = ctx.digests;
-      if (!d || !ctx.caller) return info(errorMessage('Scheduled digests are not available here.'));
+      if (!d || !ctx.caller) return info(errorView('Scheduled digests are not available here.'));
       const linen = ctx.linen.client; // no key: the friendly "no key configured" answer
       const reply = await runDigestCommand(cmd.args, {
+        platform: d.platform,
         userId: ctx.caller.userId,
         channelId: ctx.caller.channelId,
+        channelName: ctx.caller.channelName ?? null,
+        serviceUrl: ctx.caller.serviceUrl ?? null,
         teamId: ctx.caller.teamId ?? null,
         store: await d.store(),
-        slack: d.slack,
+        channels: d.channels,
         linen,
         keyRef: d.keyRef!,
         ...(d.keyRefs ? { keyRefs: d.keyRefs } : {}),
@@ -395,7 +404,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         adminUserIds: d.adminUserIds,
       });
       // Subscription management and previews are for the caller only: never shareable.
-      return info({ text: reply.text, blocks: reply.blocks });
+      return info(reply);
     }
   }
 }
@@ -409,7 +418,7 @@ export async function answer(cmd: Command, ctx: AnswerContext): Promise<Answer> 
     const line = `/linen ${formatCommand(cmd)} failed: ${describeError(err)}`;
     if (isExpected(err)) ctx.logger?.info(line, failureFields(err));
     else ctx.logger?.error(line, failureFields(err));
-    return { message: errorMessage(sentence), shareable: false, outcome: outcomeOfError(err) };
+    return { content: errorView(sentence), shareable: false, outcome: outcomeOfError(err) };
   }
 }
 
@@ -418,15 +427,15 @@ export interface AnswerTextOptions {
   share?: boolean | undefined;
 }
 
-/** Parse, answer, add the share button, fit Slack's limits. */
+/** Parse, answer, and add the share action to an answer that may be shared. */
 export async function answerText(
   text: string,
   ctx: AnswerContext,
   opts: AnswerTextOptions = {},
-): Promise<Message & { shareable: boolean; command: string; outcome: AnswerOutcome }> {
+): Promise<{ content: Content; shareable: boolean; command: string; outcome: AnswerOutcome }> {
   const cmd = parseCommand(text);
   const a = await answer(cmd, ctx);
   const command = formatCommand(cmd);
-  const blocks = a.shareable && opts.share !== false ? [...a.message.blocks, shareFooter(command)] : a.message.blocks;
-  return { ...fitMessage({ text: a.message.text, blocks }), shareable: a.shareable, command, outcome: a.outcome };
+  const parts = a.shareable && opts.share !== false ? [...a.content.parts, shareFooter(command)] : a.content.parts;
+  return { content: { summary: a.content.summary, parts }, shareable: a.shareable, command, outcome: a.outcome };
 }

@@ -5,9 +5,10 @@
  * why in one sentence.
  */
 import type { Command } from '../answers/grammar.ts';
+import { commandWords, type Rich, r } from '../content/rich.ts';
 import type { DigestKind } from '../digests/storage/types.ts';
-import { isDirectMessage } from './connection.ts';
-import type { AccountingPolicy } from './place-linen.ts';
+import type { Surface } from '../surface.ts';
+import type { AccountingPolicy, Place } from './place-linen.ts';
 
 const ACCOUNTING_COMMANDS = new Set<Command['kind']>(['balance', 'invoices', 'po']);
 const ACCOUNTING_DIGESTS = new Set<DigestKind>(['receivables', 'budgets']);
@@ -21,14 +22,14 @@ export function showsAccounting(cmd: Command): boolean {
   return ACCOUNTING_COMMANDS.has(cmd.kind);
 }
 
-/** Null when accounting answers may appear in `channelId`; otherwise the one sentence saying why not. */
-export function accountingRefusal(policy: AccountingPolicy, channelId: string): string | null {
+/** Null when accounting answers may appear in the place; otherwise the one sentence saying why not. */
+export function accountingRefusal(policy: AccountingPolicy, place: Place, surface: Surface): Rich | null {
   if (policy === 'anywhere') return null;
-  if (isDirectMessage(channelId)) {
+  if (place.privateChat) {
     return policy.directMessages
       ? null
-      : 'Accounting answers are not shown in direct messages here; a workspace admin can allow them with /linen access accounting dms on.';
+      : r`Accounting answers are not shown in direct messages here; ${surface.anAdmin} can allow them with ${commandWords('access accounting dms on')}.`;
   }
-  if (policy.channels.includes(channelId)) return null;
-  return 'Accounting answers are not shown in this channel; a workspace admin can allow them here with /linen access accounting allow.';
+  if (policy.channels.includes(place.channelId)) return null;
+  return r`Accounting answers are not shown in this channel; ${surface.anAdmin} can allow them here with ${commandWords('access accounting allow')}.`;
 }

@@ -1,133 +1,164 @@
 /**
- * A command (or a button) answered in its workspace: the workspace commands (connect, disconnect, status,
- * access) first; then the connection is resolved for the channel (a workspace that has not connected answers
- * how to connect); accounting answers are refused where they may not appear; then the usual answer, with the
- * channel's key.
+ * A command (or a button) answered where it was typed, on any platform: the connection commands (connect,
+ * disconnect, status, access) first; then the connection is resolved for the channel (an organization that has not
+ * connected answers how to connect); accounting answers are refused where they may not appear; then the usual
+ * answer, with the channel's key.
  */
-
-import type { Message } from '../../slack-bot/blocks/kit.ts';
-import type { SlackClient } from '../../slack-bot/digests/slack.ts';
-import type { UsersInfo } from '../../slack-bot/workspaces/admins.ts';
 import { type AnswerContext, answerText } from '../answers/answer.ts';
 import { parseCommand } from '../answers/grammar.ts';
 import type { AnswerOutcome } from '../answers/outcome.ts';
-import type { ChannelKey } from '../digests/digest-answers.ts';
+import type { Content } from '../content/document.ts';
+import { commandWords, type Rich, r } from '../content/rich.ts';
+import type { ChannelKey, DigestChannels } from '../digests/digest-answers.ts';
+import type { Platform } from '../digests/storage/types.ts';
 import type { BotLogger } from '../logging/logger.ts';
-import { errorMessage } from '../views/common.ts';
-import { helpMessage } from '../views/help.ts';
+import type { Surface } from '../surface.ts';
+import { errorView } from '../views/common.ts';
+import { helpView } from '../views/help.ts';
 import { accountingRefusal, isAccountingDigest, showsAccounting } from './access.ts';
-import { runWorkspaceCommand, type ViewsOpen, workspaceWordOf } from './connection-commands.ts';
+import { type ConnectionPlatform, connectionWordOf, runConnectionCommand } from './connection-commands.ts';
 import type { ConnectionStore } from './connection-store.ts';
-import { type AccountingPolicy, NOT_CONNECTED, type Place, type WorkspaceLinen } from './place-linen.ts';
+import type { AccountingPolicy, Place, WorkspaceLinen } from './place-linen.ts';
 
-/** What multi-workspace mode adds: the stored connections and who may change them. */
+/** What many organizations add: the stored connections and who may change them. */
 export interface ConnectDeps {
   connections: ConnectionStore;
-  /** `LINEN_ADMIN_USER_IDS`: allowed besides the workspace's admins and owners. */
+  /** `LINEN_ADMIN_USER_IDS` (Slack) or `TEAMS_ADMIN_USER_IDS`: allowed besides the platform's own admins. */
   adminUserIds: readonly string[];
   /** `LINEN_ALLOWED_BASE_URLS` (default: `LINEN_BASE_URL`). */
   allowedBaseUrls: readonly string[];
-  /** Offered in the modal (`LINEN_TIMEZONE`); else the admin's own Slack timezone is. */
+  /** Offered in the connect form (`LINEN_TIMEZONE`). */
   defaultTimeZone: string | undefined;
 }
 
-export interface WorkspaceDeps extends Omit<AnswerContext, 'linen' | 'caller'> {
+export interface PlaceDeps extends Omit<AnswerContext, 'linen' | 'caller' | 'surface'> {
   workspaces: WorkspaceLinen;
-  /** Present in multi-workspace mode only. */
+  /** Present when organizations connect their own keys. */
   connect?: ConnectDeps | undefined;
   logger: BotLogger;
 }
 
+/** A command as the platform adapter received it, with what the answers need of that platform. */
 export interface CommandRequest extends Place {
   text: string;
   userId: string;
-  triggerId?: string | undefined;
-  /** The Web API client authorized for the request's workspace. */
-  slack: UsersInfo & ViewsOpen & SlackClient;
+  platform: Platform;
+  surface: Surface;
+  /** The channel's name and the service URL, where the platform gives them (kept with a digest subscription). */
+  channelName?: string | null | undefined;
+  serviceUrl?: string | null | undefined;
+  /** `/linen digest` in this place: finding and checking channels. */
+  digestChannels?: DigestChannels | undefined;
+  /** The connection commands' admin check and connect form (when organizations connect their own keys). */
+  connection?: ConnectionPlatform | undefined;
 }
 
-export type Answered = Message & { shareable: boolean; command: string; outcome: AnswerOutcome };
+export interface Answered {
+  content: Content;
+  shareable: boolean;
+  command: string;
+  outcome: AnswerOutcome;
+}
 
-const sentence = (command: string, s: string, outcome: AnswerOutcome): Answered => ({
-  ...errorMessage(s),
+const sentence = (command: string, s: string | Rich, outcome: AnswerOutcome): Answered => ({
+  content: errorView(s),
   shareable: false,
   command,
   outcome,
 });
 
-const SINGLE_KEY =
-  'This bot answers with the one Linen key it was started with (LINEN_API_KEY); keys are connected from Slack only when the app is installed with Add to Slack.';
+const singleKey = (surface: Surface) =>
+  `This bot answers with the one Linen key it was started with (LINEN_API_KEY); keys are connected from ${surface.name} only when the app is installed for many organizations.`;
+
+/** An organization that has not connected a key yet: how to. */
+const notConnected = (surface: Surface): Rich =>
+  r`This ${surface.organization} has not connected a Linen key yet: ${surface.anAdmin} can type ${commandWords('connect')} to connect one.`;
 
 /** The answer context for a place, or the sentence that refuses it. */
 export async function contextFor(
-  deps: WorkspaceDeps,
-  req: Place & { userId: string; slack: SlackClient },
+  deps: PlaceDeps,
+  req: Omit<CommandRequest, 'text'>,
   cmd: ReturnType<typeof parseCommand>,
-): Promise<{ ctx: AnswerContext; keyRef: string | undefined } | { refusal: string }> {
-  const r = await deps.workspaces.for(req);
-  if (r.kind === 'not-connected') return { refusal: r.sentence };
+): Promise<{ ctx: AnswerContext; keyRef: string | undefined } | { refusal: Rich }> {
+  const r0 = await deps.workspaces.for(req);
+  if (r0.kind === 'not-connected') return { refusal: notConnected(req.surface) };
   if (showsAccounting(cmd)) {
-    const refusal = accountingRefusal(r.accounting, req.channelId);
+    const refusal = accountingRefusal(r0.accounting, req, req.surface);
     if (refusal) return { refusal };
   }
   const digests = deps.digests && {
     ...deps.digests,
-    keyRef: r.keyRef,
-    keyRefs: r.keyRefs,
-    // In multi-workspace mode the digest commands check channels with the workspace's own token, and a digest
-    // reads with the key bound to its own channel (which may not be the one the command was typed in).
-    ...(deps.connect ? { slack: req.slack, keyForChannel: channelKeys(deps.workspaces, req.teamId) } : {}),
-    refuseKind: digestRefusal(r.accounting),
+    platform: req.platform,
+    keyRef: r0.keyRef,
+    keyRefs: r0.keyRefs,
+    ...(req.digestChannels ? { channels: req.digestChannels } : {}),
+    // With connected keys a digest reads with the key bound to its own channel (which may not be the one typed in).
+    ...(deps.connect ? { keyForChannel: channelKeys(deps.workspaces, req) } : {}),
+    refuseKind: digestRefusal(r0.accounting, req),
   };
   return {
     ctx: {
       ...deps,
-      linen: r.linen,
+      surface: req.surface,
+      linen: r0.linen,
       digests,
-      caller: { userId: req.userId, channelId: req.channelId, teamId: req.teamId ?? null },
+      caller: {
+        userId: req.userId,
+        channelId: req.channelId,
+        teamId: req.teamId ?? null,
+        channelName: req.channelName ?? null,
+        serviceUrl: req.serviceUrl ?? null,
+      },
     },
-    keyRef: r.keyRef,
+    keyRef: r0.keyRef,
   };
 }
 
 /** A data answer is one the API gave: the key's "last answered" moves (the store throttles the write). */
-function noteAnswered(deps: WorkspaceDeps, teamId: string | null | undefined, keyRef: string | undefined): void {
+function noteAnswered(deps: PlaceDeps, teamId: string | null | undefined, keyRef: string | undefined): void {
   if (!deps.connect || !teamId || !keyRef) return;
   deps.connect.connections
     .noteAnswered(teamId, keyRef, new Date((deps.now ?? Date.now)()))
     .catch((err: Error) => deps.logger.warn(`could not record when ${teamId}'s key last answered: ${err.message}`));
 }
 
-function channelKeys(workspaces: WorkspaceLinen, teamId: string | null | undefined) {
-  return async (channelId: string): Promise<ChannelKey | string> => {
-    const r = await workspaces.for({ teamId, channelId });
-    if (r.kind === 'not-connected' || !r.keyRef) return r.kind === 'not-connected' ? r.sentence : NOT_CONNECTED;
-    return { linen: r.linen.client, keyRef: r.keyRef, timeZone: r.linen.timeZone };
+function channelKeys(workspaces: WorkspaceLinen, req: Omit<CommandRequest, 'text'>) {
+  return async (channelId: string): Promise<ChannelKey | Rich> => {
+    const r0 = await workspaces.for({ teamId: req.teamId, channelId });
+    if (r0.kind === 'not-connected' || !r0.keyRef) return notConnected(req.surface);
+    return { linen: r0.linen.client, keyRef: r0.keyRef, timeZone: r0.linen.timeZone };
   };
 }
 
-function digestRefusal(policy: AccountingPolicy) {
-  return (kind: Parameters<typeof isAccountingDigest>[0], channelId: string): string | null =>
-    isAccountingDigest(kind) ? accountingRefusal(policy, channelId) : null;
+function digestRefusal(policy: AccountingPolicy, req: Omit<CommandRequest, 'text'>) {
+  return (kind: Parameters<typeof isAccountingDigest>[0], channelId: string): Rich | null =>
+    isAccountingDigest(kind)
+      ? accountingRefusal(
+          policy,
+          { ...req, channelId, privateChat: channelId === req.channelId && req.privateChat },
+          req.surface,
+        )
+      : null;
 }
 
-/** `/linen <text>`; null when a modal was opened and there is nothing to say. Never throws. */
-export async function answerCommand(req: CommandRequest, deps: WorkspaceDeps): Promise<Answered | null> {
+const failed = (what: string, req: Place, err: unknown) =>
+  `${what} in ${req.teamId ?? 'the workspace'} failed: ${(err as Error).name}: ${(err as Error).message}`;
+
+/** A command's answer; null when the platform showed a form and there is nothing to say. Never throws. */
+export async function answerCommand(req: CommandRequest, deps: PlaceDeps): Promise<Answered | null> {
   try {
     return await answerIn(req, deps);
   } catch (err) {
-    deps.logger.error(
-      `/linen in ${req.teamId ?? 'the workspace'} failed: ${(err as Error).name}: ${(err as Error).message}`,
-    );
+    deps.logger.error(failed('/linen', req, err));
     return sentence('unknown', 'Something went wrong while answering; try again in a moment.', 'error');
   }
 }
 
-/** A button's command replayed (Share in channel, a customer choice) in its workspace and channel. */
+/** A button's command replayed (Share in channel, a customer choice) in its place. */
 export async function answerButton(
   text: string,
-  req: Place & { userId: string; slack: SlackClient },
-  deps: WorkspaceDeps,
+  req: Omit<CommandRequest, 'text'>,
+  deps: PlaceDeps,
   opts: { share?: boolean } = {},
 ): Promise<Answered> {
   try {
@@ -138,37 +169,36 @@ export async function answerButton(
     if (answered.shareable) noteAnswered(deps, req.teamId, resolved.keyRef);
     return answered;
   } catch (err) {
-    deps.logger.error(
-      `a button in ${req.teamId ?? 'the workspace'} failed: ${(err as Error).name}: ${(err as Error).message}`,
-    );
+    deps.logger.error(failed('a button', req, err));
     return sentence('unknown', 'Something went wrong while answering; try again in a moment.', 'error');
   }
 }
 
-async function answerIn(req: CommandRequest, deps: WorkspaceDeps): Promise<Answered | null> {
-  const word = workspaceWordOf(req.text);
+async function answerIn(req: CommandRequest, deps: PlaceDeps): Promise<Answered | null> {
+  const word = connectionWordOf(req.text);
   if (word) {
-    if (!deps.connect || !req.teamId) return sentence(word, SINGLE_KEY, 'answered');
-    const m = await runWorkspaceCommand(req.text, {
-      teamId: req.teamId,
+    if (!deps.connect || !req.teamId || !req.connection) return sentence(word, singleKey(req.surface), 'answered');
+    const content = await runConnectionCommand(req.text, {
+      platformId: req.platform,
+      place: { ...req, teamId: req.teamId },
       userId: req.userId,
-      channelId: req.channelId,
-      triggerId: req.triggerId,
-      slack: req.slack,
       connections: deps.connect.connections,
-      adminUserIds: deps.connect.adminUserIds,
-      allowedBaseUrls: deps.connect.allowedBaseUrls,
-      defaultTimeZone: deps.connect.defaultTimeZone,
+      platform: req.connection,
       now: deps.now,
     });
-    return m && { ...m, shareable: false, command: word, outcome: 'answered' };
+    return content && { content, shareable: false, command: word, outcome: 'answered' };
   }
   const cmd = parseCommand(req.text);
   const resolved = await contextFor(deps, req, cmd);
   if ('refusal' in resolved) {
     // Help stays available before connecting: it says how to connect.
     if (cmd.kind === 'help')
-      return { ...helpMessage(resolved.refusal), shareable: false, command: 'help', outcome: 'answered' };
+      return {
+        content: helpView(req.surface, resolved.refusal),
+        shareable: false,
+        command: 'help',
+        outcome: 'answered',
+      };
     return sentence(cmd.kind, resolved.refusal, 'refused');
   }
   const answered = await answerText(req.text, resolved.ctx);

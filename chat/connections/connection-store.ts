@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { keyRefOf } from '../digests/key-ref.ts';
 import type { SqlExecutor } from '../digests/storage/sql.ts';
+import type { Platform } from '../digests/storage/types.ts';
 import type { SecretBox } from '../secrets/crypto.ts';
 import {
   type AccountingAccess,
@@ -28,6 +29,7 @@ export interface NewKey {
   timeZone: string;
   scopes: Scope[];
   connectedBy: string;
+  connectedByName?: string | null | undefined;
 }
 
 /** A key opened for use: what a client is built from. */
@@ -48,6 +50,7 @@ interface KeyRow {
   time_zone: string;
   scopes: Scope[] | string;
   connected_by: string;
+  connected_by_name?: string | null;
   connected_at: Date | string;
 }
 
@@ -61,6 +64,7 @@ const boundKey = (r: KeyRow): BoundKey => ({
   timeZone: r.time_zone,
   scopes: json(r.scopes),
   connectedBy: r.connected_by,
+  ...(r.connected_by_name ? { connectedByName: r.connected_by_name } : {}),
   connectedAt: new Date(r.connected_at),
 });
 
@@ -120,28 +124,35 @@ export class ConnectionStore {
    * Binds a key to a place (replacing the one there); creates the connection with the safe access default.
    * `enterpriseId`: the workspace's Enterprise Grid organization, when it has one (an org-wide install serves it).
    */
-  async saveKey(teamId: string, key: NewKey, now: Date, enterpriseId?: string): Promise<BoundKey> {
+  async saveKey(
+    teamId: string,
+    key: NewKey,
+    now: Date,
+    where: { enterpriseId?: string | undefined; platform?: Platform | undefined } = {},
+  ): Promise<BoundKey> {
     return this.#db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at, enterprise_id)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (team_id) DO UPDATE SET updated_at = EXCLUDED.updated_at,
+        `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at, enterprise_id, platform)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (team_id) DO UPDATE SET updated_at = EXCLUDED.updated_at,
            enterprise_id = COALESCE(EXCLUDED.enterprise_id, workspace_connections.enterprise_id)`,
         [
           teamId,
           JSON.stringify(SAFE_ACCOUNTING_DEFAULT.channels),
           SAFE_ACCOUNTING_DEFAULT.directMessages,
           now,
-          enterpriseId ?? null,
+          where.enterpriseId ?? null,
+          where.platform ?? 'slack',
         ],
       );
       const [row] = await tx.query<KeyRow>(
         `INSERT INTO workspace_keys
-           (id, team_id, place, key_ref, key_sealed, last_four, base_url, time_zone, scopes, connected_by, connected_at)
-         VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           (id, team_id, place, key_ref, key_sealed, last_four, base_url, time_zone, scopes, connected_by, connected_at,
+            connected_by_name)
+         VALUES ($11, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12)
          ON CONFLICT (team_id, place) DO UPDATE SET key_ref = EXCLUDED.key_ref, key_sealed = EXCLUDED.key_sealed,
            last_four = EXCLUDED.last_four, base_url = EXCLUDED.base_url, time_zone = EXCLUDED.time_zone,
            scopes = EXCLUDED.scopes, connected_by = EXCLUDED.connected_by, connected_at = EXCLUDED.connected_at,
-           last_answered_at = NULL
+           connected_by_name = EXCLUDED.connected_by_name, last_answered_at = NULL
          RETURNING *`,
         [
           teamId,
@@ -155,6 +166,7 @@ export class ConnectionStore {
           key.connectedBy,
           now,
           `wk_${randomBytes(8).toString('hex')}`,
+          key.connectedByName ?? null,
         ],
       );
       return boundKey(row!);
@@ -173,12 +185,17 @@ export class ConnectionStore {
     return rows.length;
   }
 
-  async setAccounting(teamId: string, access: AccountingAccess, now: Date): Promise<void> {
+  async setAccounting(
+    teamId: string,
+    access: AccountingAccess,
+    now: Date,
+    platform: Platform = 'slack',
+  ): Promise<void> {
     await this.#db.query(
-      `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at)
-       VALUES ($1, $2, $3, $4) ON CONFLICT (team_id) DO UPDATE SET accounting_channels = EXCLUDED.accounting_channels,
+      `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at, platform)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (team_id) DO UPDATE SET accounting_channels = EXCLUDED.accounting_channels,
          accounting_in_dms = EXCLUDED.accounting_in_dms, updated_at = EXCLUDED.updated_at`,
-      [teamId, JSON.stringify(access.channels), access.directMessages, now],
+      [teamId, JSON.stringify(access.channels), access.directMessages, now, platform],
     );
   }
 

@@ -22,6 +22,8 @@ export interface BoundKey {
   /** The scopes the key had when it was checked. */
   scopes: Scope[];
   connectedBy: string;
+  /** The connecting person's name, where the platform gave it (Teams). */
+  connectedByName?: string | null | undefined;
   connectedAt: Date;
 }
 
@@ -44,11 +46,6 @@ export const SAFE_ACCOUNTING_DEFAULT: AccountingAccess = { channels: [], directM
 /** The key bound to a channel: its own, else the workspace default. */
 export function keyForChannel(connection: WorkspaceConnection, channelId: string): BoundKey | undefined {
   return connection.keys.find((k) => k.place === channelId) ?? connection.keys.find((k) => k.place === EVERYWHERE);
-}
-
-/** Direct messages (with the app, or between people) have ids starting with D. */
-export function isDirectMessage(channelId: string): boolean {
-  return channelId.startsWith('D');
 }
 
 export function lastFourOf(apiKey: string): string {

@@ -77,4 +77,33 @@ ALTER TABLE workspace_connections ADD COLUMN enterprise_id text;
 ALTER TABLE workspace_keys ADD COLUMN last_answered_at timestamptz;
 `,
   },
+  {
+    version: 29,
+    // A Teams tenant is connected like a Slack workspace (its GUID never looks like a Slack team id). Teams sends no
+    // admin role with a message: the people allowed to manage a tenant's connection are kept here. Each conversation
+    // the app is installed in is kept with the service URL it is reached through.
+    name: 'connections name their platform; connection admins; Teams conversations',
+    sql: `
+ALTER TABLE workspace_connections ADD COLUMN platform text NOT NULL DEFAULT 'slack';
+ALTER TABLE workspace_keys ADD COLUMN connected_by_name text;
+CREATE TABLE connection_admins (
+  team_id text NOT NULL,
+  user_id text NOT NULL,
+  user_name text,
+  added_by text,
+  added_at timestamptz NOT NULL,
+  PRIMARY KEY (team_id, user_id)
+);
+CREATE TABLE teams_conversations (
+  conversation_id text PRIMARY KEY,
+  tenant_id text NOT NULL,
+  conversation_type text NOT NULL,
+  team_id text,
+  service_url text NOT NULL,
+  installed_at timestamptz NOT NULL
+);
+CREATE INDEX teams_conversations_tenant ON teams_conversations (tenant_id);
+CREATE INDEX teams_conversations_team ON teams_conversations (team_id)
+`,
+  },
 ];

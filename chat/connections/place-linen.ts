@@ -23,11 +23,14 @@ export type Resolution =
       keyRefs: string[];
       accounting: AccountingPolicy;
     }
-  | { kind: 'not-connected'; sentence: string };
+  | { kind: 'not-connected' };
 
+/** Where a command is typed: the workspace or tenant, and the channel or chat. */
 export interface Place {
   teamId: string | null | undefined;
   channelId: string;
+  /** A direct message (Slack) or a 1:1 chat with the bot (Teams): accounting answers there follow their own rule. */
+  privateChat?: boolean | undefined;
 }
 
 export interface WorkspaceLinen {
@@ -36,9 +39,6 @@ export interface WorkspaceLinen {
   clientForKeyRef(keyRef: string): Promise<LinenClient>;
   close(): Promise<void>;
 }
-
-export const NOT_CONNECTED =
-  'This workspace has not connected a Linen key yet: a workspace admin can type /linen connect to connect one.';
 
 export function singleWorkspaceLinen(linen: LinenService, keyRef: string | undefined): WorkspaceLinen {
   const ready: Resolution = { kind: 'ready', linen, keyRef, keyRefs: keyRef ? [keyRef] : [], accounting: 'anywhere' };
@@ -82,9 +82,9 @@ export function connectedWorkspaceLinen(options: ConnectedWorkspaceLinenOptions)
     async for({ teamId, channelId }) {
       const connection = teamId ? await options.connections.get(teamId) : null;
       const bound = connection ? keyForChannel(connection, channelId) : undefined;
-      if (!connection || !bound || !teamId) return { kind: 'not-connected', sentence: NOT_CONNECTED };
+      if (!connection || !bound || !teamId) return { kind: 'not-connected' };
       const opened = await options.connections.openKey(teamId, bound.place);
-      if (!opened) return { kind: 'not-connected', sentence: NOT_CONNECTED };
+      if (!opened) return { kind: 'not-connected' };
       return {
         kind: 'ready',
         linen: serviceFor(opened),

@@ -3,9 +3,9 @@
  * number of days, and what changed since the previous digest (newly flagged, spent since, no longer flagged).
  */
 import { type Customer, computePoStatus, type PoStatus, type PurchaseOrder } from '../../shared/index.ts';
-import { type Block, context, header } from '../../slack-bot/blocks/kit.ts';
-import { fitMessage } from '../../slack-bot/blocks/limits.ts';
-import { escLine as esc, money, pct, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
+import { note, type Part, title } from '../content/document.ts';
+import { money, pct, plural } from '../content/format.ts';
+import { b, line, type Rich, r } from '../content/rich.ts';
 import { expiryText } from '../views/po.ts';
 import { type Digest, packSections } from './content.ts';
 import { budgetThresholds, customerScope } from './kinds.ts';
@@ -58,53 +58,52 @@ export function buildBudgetsDigest(input: BudgetsInput): Digest {
   const cleared = prev ? [...prev.values()].filter((s) => !ids.has(s.signalId)) : [];
   const unchanged = prev ? fresh.length + spent.length + cleared.length === 0 : flagged.length === 0;
 
-  const who = (customerId: string) => esc(names.get(customerId) ?? customerId);
+  const who = (customerId: string) => line(names.get(customerId) ?? customerId);
   const why = (flags: string) =>
     flags
       .split('+')
       .map((f) => (f === 'low' ? `under ${pct(share)} left` : `expiring within ${plural(days, 'day')}`))
       .join(' and ');
-  const line = (p: PoStatus, extra = '') =>
-    `*${esc(p.po_number)}* · ${who(p.customer_id)} · *${money(p.remaining_cents, p.currency)} left* of ${money(p.total_cents, p.currency)} (${pct(p.remainingShare)}) · ${expiryText(p.daysToExpiry)}${extra}`;
-  const blocks: Block[] = [header(plain(`Linen budgets digest · ${input.title}`))];
-  blocks.push(
-    context(
+  const poLine = (p: PoStatus, extra = ''): Rich =>
+    r`${b(line(p.po_number))} · ${who(p.customer_id)} · ${b(`${money(p.remaining_cents, p.currency)} left`)} of ${money(p.total_cents, p.currency)} (${pct(p.remainingShare)}) · ${expiryText(p.daysToExpiry)}${extra}`;
+  const parts: Part[] = [title(`Linen budgets digest · ${input.title}`)];
+  parts.push(
+    note([
       `${plural(flagged.length, 'purchase order')} under ${pct(share)} left or expiring within ${plural(days, 'day')}${prev ? ` · ${fresh.length} newly flagged · ${spent.length} spent since · ${cleared.length} no longer flagged since the previous digest` : ' · first digest of this subscription'} · as of ${input.asOf}`,
-    ),
+    ]),
   );
-  const sections: [string, string[]][] = prev
+  const sections: [Rich, Rich[]][] = prev
     ? [
-        ['*Newly flagged*', fresh.map((x) => line(x.p, ` · ${why(x.flags)}`))],
+        [[b('Newly flagged')], fresh.map((x) => poLine(x.p, ` · ${why(x.flags)}`))],
         [
-          '*Spent since the previous digest*',
+          [b('Spent since the previous digest')],
           spent.map((x) =>
-            line(
+            poLine(
               x.p,
               ` · ${money(prev.get(x.p.id)!.snapshot.remainingCents - x.p.remaining_cents, x.p.currency)} spent since`,
             ),
           ),
         ],
         [
-          '*No longer flagged* (topped up, closed or expired)',
+          r`${b('No longer flagged')} (topped up, closed or expired)`,
           cleared.map(
             (s) =>
-              `*${esc(s.snapshot.number)}* · ${who(s.snapshot.customerId)} · had ${money(s.snapshot.remainingCents, s.snapshot.currency)} left`,
+              r`${b(line(s.snapshot.number))} · ${who(s.snapshot.customerId)} · had ${money(s.snapshot.remainingCents, s.snapshot.currency)} left`,
           ),
         ],
       ]
-    : [['*Flagged purchase orders*, least left first', flagged.map((x) => line(x.p, ` · ${why(x.flags)}`))]];
-  blocks.push(...packSections(sections));
-  if (prev && unchanged) blocks.push(context('Nothing changed since the previous digest.'));
+    : [[r`${b('Flagged purchase orders')}, least left first`, flagged.map((x) => poLine(x.p, ` · ${why(x.flags)}`))]];
+  parts.push(...packSections(sections));
+  if (prev && unchanged) parts.push(note(['Nothing changed since the previous digest.']));
 
-  const text = esc(
-    prev
-      ? `Linen budgets ${input.title}: ${fresh.length} newly flagged, ${spent.length} spent since, ${cleared.length} no longer flagged; ${flagged.length} flagged.`
-      : `Linen budgets ${input.title}: ${flagged.length} purchase orders flagged.`,
-  );
+  const summary = prev
+    ? `Linen budgets ${input.title}: ${fresh.length} newly flagged, ${spent.length} spent since, ${cleared.length} no longer flagged; ${flagged.length} flagged.`
+    : `Linen budgets ${input.title}: ${flagged.length} purchase orders flagged.`;
   return {
     quiet: unchanged && !input.subscription.allClear,
     unchanged,
-    ...fitMessage({ text, blocks }),
+    summary: [summary],
+    parts,
     shown: flagged.map(({ p, flags }) => ({
       signalId: p.id,
       state: flags,

@@ -1,8 +1,8 @@
 /**
  * The shortfall digest, built purely from data: the open and acknowledged shortfall signals of a subscription's
  * scope grouped by customer, department and item (most severe first), what changed since its previous digest,
- * and yesterday's fill rate and par met of the items concerned. Block Kit within Slack's limits, with a `text`
- * fallback. The other kinds (receivables.ts, ticket-changes.ts, budgets.ts) build the same `Digest`.
+ * and yesterday's fill rate and par met of the items concerned, as a neutral answer within the content limits
+ * (each platform renders it). The other kinds (receivables.ts, ticket-changes.ts, budgets.ts) build the same `Digest`.
  */
 import {
   type Customer,
@@ -12,27 +12,18 @@ import {
   SHORTFALL_KINDS,
   type SignalGroup,
 } from '../../shared/index.ts';
-import {
-  type Block,
-  context as contextBlock,
-  divider,
-  header,
-  type Message,
-  section as sectionBlock,
-} from '../../slack-bot/blocks/kit.ts';
-import { fitMessage, LIMITS, truncate } from '../../slack-bot/blocks/limits.ts';
-import { escLine as esc, plain } from '../../slack-bot/blocks/mrkdwn.ts';
+import { type Content, divider, note, type Part, text, title } from '../content/document.ts';
+import { CONTENT_LIMITS, measure, truncateRich } from '../content/limits.ts';
+import { b, type Icon, i, icon, joinRich, line, type Rich, r } from '../content/rich.ts';
 import type { Severity, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
 
 const LIVE = new Set(['open', 'acknowledged']);
 const RANK: Record<string, number> = { low: 1, medium: 2, high: 3 };
-const ICON: Record<string, string> = { high: ':red_circle:', medium: ':large_orange_circle:', low: ':white_circle:' };
+const ICON: Record<string, Icon> = { high: 'high', medium: 'medium', low: 'low' };
 
 /** Lines listed before the rest is summarised with counts. */
 const MAX_LINES = 40;
 const SECTION_BUDGET = 2900;
-
-export type SlackMessage = Message;
 
 export interface DigestInput {
   subscription: Pick<Subscription, 'customerIds' | 'minSeverity' | 'allClear' | 'timeZone'>;
@@ -49,7 +40,7 @@ export interface DigestInput {
 }
 
 /** What the engine posts and records, whatever the kind. */
-export interface Digest extends SlackMessage {
+export interface Digest extends Content {
   /** Nothing to say and no all-clear wanted: nothing to post. */
   quiet: boolean;
   /** Nothing to say (for the shortfall kind: nothing open and nothing changed), whether or not posted. */
@@ -162,52 +153,56 @@ function fillText(
     : 'no delivery with a par yesterday';
 }
 
-function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): string {
+function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): Rich {
   const where = g.departmentName
-    ? `${esc(g.itemName ?? 'All items')} at ${esc(g.departmentName)}`
-    : `${esc(g.itemName ?? 'All items')} (whole customer)`;
+    ? `${line(g.itemName ?? 'All items')} at ${line(g.departmentName)}`
+    : `${line(g.itemName ?? 'All items')} (whole customer)`;
   const parts = g.signals.map((s) => {
-    const flags = [s.status === 'acknowledged' ? 'acknowledged' : '', isNew.has(s.id) ? '*new*' : '']
-      .filter(Boolean)
-      .join(', ');
-    const order = s.suggested_order_qty !== null ? ` · *order ${s.suggested_order_qty}*` : '';
-    return `${esc(s.summary)} _(${fmtDay(s.window_start)}–${fmtDay(s.window_end)})_${order}${flags ? ` · ${flags}` : ''}`;
+    const flags = joinRich([s.status === 'acknowledged' ? 'acknowledged' : '', isNew.has(s.id) ? b('new') : ''], ', ');
+    const order = s.suggested_order_qty !== null ? [' · ', b(`order ${s.suggested_order_qty}`)] : '';
+    return r`${line(s.summary)} ${i(`(${fmtDay(s.window_start)}–${fmtDay(s.window_end)})`)}${order}${flags.length ? [' · ', ...flags] : ''}`;
   });
-  return `${ICON[g.severity] ?? ''} *${where}*: ${parts.join('; ')} · ${fillText(input, g.customerId, g.departmentId, g.itemId)}`;
+  const severity = ICON[g.severity];
+  return r`${severity ? icon(severity) : ''} ${b(where)}: ${joinRich(parts, '; ')} · ${fillText(input, g.customerId, g.departmentId, g.itemId)}`;
 }
 
-const section = (text: string): Block => sectionBlock(truncate(text, LIMITS.sectionText));
-const context = (text: string): Block => contextBlock(truncate(text, LIMITS.contextText));
+const section = (t: Rich): Part => text(truncateRich(t, CONTENT_LIMITS.text));
+const context = (t: Rich): Part => note(truncateRich(t, CONTENT_LIMITS.text));
 
 /** Titled sections of lines, each packed by `pack` (empty ones left out, "…and N more." where lines were cut). */
-export function packSections(sections: readonly (readonly [string, readonly string[]])[], maxBlocks = 12): Block[] {
-  const blocks: Block[] = [];
-  for (const [title, lines] of sections) {
+export function packSections(sections: readonly (readonly [Rich, readonly Rich[]])[], maxParts = 12): Part[] {
+  const parts: Part[] = [];
+  for (const [heading, lines] of sections) {
     if (!lines.length) continue;
-    const { blocks: packed, left } = pack(title, lines, maxBlocks);
-    blocks.push(...packed);
-    if (left) blocks.push(context(`…and ${left} more.`));
+    const { parts: packed, left } = pack(heading, lines, maxParts);
+    parts.push(...packed);
+    if (left) parts.push(context([`…and ${left} more.`]));
   }
-  return blocks;
+  return parts;
 }
 
-/** Pack lines into sections under the text limit, at most `maxBlocks`; returns the blocks and lines left out. */
-export function pack(heading: string, lines: readonly string[], maxBlocks: number): { blocks: Block[]; left: number } {
-  const blocks: Block[] = [];
-  let cur = heading;
+/** Pack lines into paragraphs under the text limit, at most `maxParts`; returns the parts and the lines left out. */
+export function pack(heading: Rich, lines: readonly Rich[], maxParts: number): { parts: Part[]; left: number } {
+  const parts: Part[] = [];
+  let cur: Rich = heading;
+  let size = measure(heading);
   let used = 0;
-  for (const line of lines) {
-    const piece = truncate(line, SECTION_BUDGET - heading.length - 2);
-    if (cur.length + piece.length + 1 > SECTION_BUDGET) {
-      if (blocks.length + 1 >= maxBlocks) break;
-      blocks.push(section(cur));
-      cur = '';
+  const headingSize = size;
+  for (const l of lines) {
+    const piece = truncateRich(l, SECTION_BUDGET - headingSize - 2);
+    const pieceSize = measure(piece);
+    if (size + pieceSize + 1 > SECTION_BUDGET) {
+      if (parts.length + 1 >= maxParts) break;
+      parts.push(section(cur));
+      cur = [];
+      size = 0;
     }
-    cur = cur ? `${cur}\n${piece}` : piece;
+    cur = cur.length ? [...cur, '\n', ...piece] : piece;
+    size += (size ? 1 : 0) + pieceSize;
     used++;
   }
-  if (cur && blocks.length < maxBlocks) blocks.push(section(cur));
-  return { blocks, left: lines.length - used };
+  if (cur.length && parts.length < maxParts) parts.push(section(cur));
+  return { parts, left: lines.length - used };
 }
 
 export function buildDigest(input: DigestInput): ShortfallDigest {
@@ -233,27 +228,27 @@ export function buildDigest(input: DigestInput): ShortfallDigest {
   const unchanged = current.length === 0 && gone.length === 0;
   const quiet = unchanged && !input.subscription.allClear;
 
-  const blocks: Block[] = [header(plain(`Linen shortfall digest · ${input.title}`))];
-  const headline =
+  const parts: Part[] = [title(`Linen shortfall digest · ${input.title}`)];
+  const headline: Rich =
     current.length === 0
-      ? 'All clear: no open shortfall or circulation signals.'
-      : `*${counts.open}* open signal${counts.open === 1 ? '' : 's'} (${counts.high} high, ${counts.medium} medium, ${counts.low} low) across ${counts.customers} customer${counts.customers === 1 ? '' : 's'}`;
+      ? ['All clear: no open shortfall or circulation signals.']
+      : r`${b(String(counts.open))} open signal${counts.open === 1 ? '' : 's'} (${String(counts.high)} high, ${String(counts.medium)} medium, ${String(counts.low)} low) across ${String(counts.customers)} customer${counts.customers === 1 ? '' : 's'}`;
   const change = prev
     ? ` · ${counts.new} new · ${counts.gone} no longer open since the previous digest`
     : ' · first digest of this subscription';
-  blocks.push(context(`${headline}${change} · fill rates are for ${input.yesterday}`));
+  parts.push(context(r`${headline}${change} · fill rates are for ${input.yesterday}`));
 
   if (gone.length || nowAcked.length) {
-    const lines = [
+    const changes: Rich[] = [
       ...gone.map(
         (p) =>
-          `:white_check_mark: *No longer open* (resolved or dismissed): ${esc(p.snapshot.summary)} · ${fillText(input, p.snapshot.customerId, p.snapshot.departmentId, p.snapshot.itemId)}`,
+          r`${icon('ok')} ${b('No longer open')} (resolved or dismissed): ${line(p.snapshot.summary)} · ${fillText(input, p.snapshot.customerId, p.snapshot.departmentId, p.snapshot.itemId)}`,
       ),
-      ...nowAcked.map((s) => `:eyes: *Acknowledged*: ${esc(s.summary)}`),
+      ...nowAcked.map((s) => r`${icon('eyes')} ${b('Acknowledged')}: ${line(s.summary)}`),
     ];
-    const { blocks: b, left } = pack('*Since the previous digest*', lines, 6);
-    blocks.push(...b);
-    if (left) blocks.push(context(`…and ${left} more change${left === 1 ? '' : 's'}.`));
+    const { parts: packed, left } = pack([b('Since the previous digest')], changes, 6);
+    parts.push(...packed);
+    if (left) parts.push(context([`…and ${left} more change${left === 1 ? '' : 's'}.`]));
   }
 
   const groups = groupSignals(current, input.customers);
@@ -265,38 +260,36 @@ export function buildDigest(input: DigestInput): ShortfallDigest {
   let budgetLines = MAX_LINES;
   let omitted: InventorySignal[] = [];
   for (const [cid, gs] of byCustomer) {
-    const room = LIMITS.blocks - blocks.length - 2;
+    const room = CONTENT_LIMITS.parts - parts.length - 2;
     const name = cid ? (customerName.get(cid) ?? cid) : 'No customer';
-    const lines = gs.map((g) => groupLine(g, input, isNew));
-    const take = Math.min(lines.length, budgetLines);
+    const groupLines = gs.map((g) => groupLine(g, input, isNew));
+    const take = Math.min(groupLines.length, budgetLines);
     if (take <= 0 || room <= 0) {
       omitted = omitted.concat(gs.flatMap((g) => g.signals));
       continue;
     }
-    blocks.push(divider());
-    const { blocks: b, left } = pack(`*${esc(name)}*`, lines.slice(0, take), room - 1);
-    blocks.push(...b);
+    parts.push(divider());
+    const { parts: packed, left } = pack([b(line(name))], groupLines.slice(0, take), room - 1);
+    parts.push(...packed);
     budgetLines -= take - left;
     omitted = omitted.concat(gs.slice(take - left).flatMap((g) => g.signals));
   }
   if (omitted.length) {
     const n = (sev: string) => omitted.filter((s) => s.severity === sev).length;
     const cs = new Set(omitted.map((s) => s.customer_id)).size;
-    blocks.push(
-      context(
+    parts.push(
+      context([
         `…and ${omitted.length} more signal${omitted.length === 1 ? '' : 's'} (${n('high')} high, ${n('medium')} medium, ${n('low')} low) across ${cs} customer${cs === 1 ? '' : 's'}.`,
-      ),
+      ]),
     );
   }
 
   const order = current
     .filter((s) => s.suggested_order_qty !== null)
     .reduce((t, s) => t + (s.suggested_order_qty ?? 0), 0);
-  const text = esc(
+  const summary =
     current.length === 0
       ? `Linen digest ${input.title}: all clear${gone.length ? `, ${gone.length} no longer open` : ''}.`
-      : `Linen digest ${input.title}: ${counts.open} open shortfall signals (${counts.high} high)${prev ? `, ${counts.new} new, ${counts.gone} no longer open` : ''}${order ? `, ${order} pieces suggested to order` : ''}.`,
-  );
-  // The bot's limiter is the safety net every message passes through (text fallback cut, at most 50 blocks).
-  return { quiet, unchanged, ...fitMessage({ text, blocks }), shown, counts };
+      : `Linen digest ${input.title}: ${counts.open} open shortfall signals (${counts.high} high)${prev ? `, ${counts.new} new, ${counts.gone} no longer open` : ''}${order ? `, ${order} pieces suggested to order` : ''}.`;
+  return { quiet, unchanged, summary: [summary], parts, shown, counts };
 }

@@ -5,32 +5,27 @@
  *    per scheduled instant, unique on (subscription, instant); instants older than the grace period are
  *    inserted as `skipped` and logged.
  * 2. Claim: runs due and unleased (or whose lease expired: a dead replica) are claimed with SKIP LOCKED and a
- *    lease. A run claimed while in `posting` may already be in Slack: its channel's history is searched for
- *    the run id carried in message metadata before anything is posted.
- * 3. Post and record: `posting` (lease renewed), chat.postMessage with metadata, then `posted` with the ts.
+ *    lease. A run claimed while in `posting` may already be in its channel: where the platform can tell (Slack's
+ *    history, searched for the run id carried in message metadata) it is looked for before anything is posted;
+ *    where it cannot (Teams), it is not posted again (at most once).
+ * 3. Post and record: `posting` (lease renewed), the platform's post, then `posted` with the message id.
  *    Every update is conditional on still owning the claim.
  */
 
 import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '../../shared/errors.ts';
-import {
-  type ChannelPacer,
-  classifySlackError,
-  explainFailure,
-  findPostedRun,
-  METADATA_EVENT,
-  type RetryOptions,
-  type SlackClient,
-  SlackDeliveryError,
-  sleep,
-  withSlackRetry,
-} from '../../slack-bot/digests/slack.ts';
 import { requestIdOf } from '../logging/log-fields.ts';
 import type { Clock } from './clock.ts';
 import type { Digest } from './content.ts';
+import type { ChannelPacer } from './delivery/channel-pacer.ts';
+import { DeliveryError, type DigestDelivery, linenFailureReason } from './delivery/delivery.ts';
+import { type RetryOptions, sleep, withRetry } from './delivery/retry.ts';
 import { runsBetween } from './schedule.ts';
 import type { DigestRun, DigestStore, MaterializePlan, Subscription } from './storage/types.ts';
 
 export const DEFAULT_GRACE_MS = 2 * 60 * 60 * 1000;
+
+/** The code of a post that may have gone out where the channel cannot be searched for it. */
+const UNSURE = 'unsure';
 
 export interface Logger {
   info(msg: string, data?: Record<string, unknown>): void;
@@ -58,7 +53,7 @@ export interface EngineOptions {
   retry?: RetryOptions;
   /** Told how each run ended and when a subscription stops (the bot's metrics). */
   observer?: DigestObserver | undefined;
-  /** Test seams around the post: called after chat.postMessage answered, before it is recorded. */
+  /** Test seams around the post: called after the platform answered the post, before it is recorded. */
   hooks?: {
     afterPost?(run: DigestRun, ts: string): Promise<void> | void;
     beforePost?(run: DigestRun): Promise<void> | void;
@@ -71,7 +66,7 @@ export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed'
 export interface DigestObserver {
   /** A run's attempt ended; `lateMs` (after its scheduled instant) when this attempt posted it. */
   runEnded?(event: { kind: string; outcome: RunOutcome; lateMs?: number | undefined }): void;
-  /** A subscription stopped: `code` is a Slack error code, `linen_auth`, `linen_key_missing` or `uninstalled`. */
+  /** A subscription stopped: `code` is the platform's error code, `linen_auth`, `linen_key_missing` or `uninstalled`. */
   subscriptionStopped?(code: string): void;
 }
 
@@ -123,7 +118,7 @@ export class DigestEngine {
   readonly leaseMs: number;
   readonly logger: Logger;
   readonly #stopping = new AbortController();
-  /** The retry settings of a run's Slack calls, with waits that end when the worker stops. */
+  /** The retry settings of a run's platform calls, with waits that end when the worker stops. */
   readonly #retry: RetryOptions;
   constructor(private readonly opts: EngineOptions) {
     this.store = opts.store;
@@ -163,7 +158,7 @@ export class DigestEngine {
       });
   }
 
-  /** Back to the queue, unclaimed, for another replica: nothing of it is in Slack's hands. */
+  /** Back to the queue, unclaimed, for another replica: nothing of it is in the platform's hands. */
   async #giveBack(run: DigestRun): Promise<RunOutcome> {
     await this.store.giveBackRuns([run.id], this.workerId, ['claimed', 'posting']);
     this.logger.info('gave a digest run back at shutdown', { run: run.id });
@@ -192,10 +187,10 @@ export class DigestEngine {
     run: DigestRun,
     sub: Subscription | null,
     digest: () => Promise<Digest>,
-    slackOf: () => Promise<SlackClient | null>,
+    deliveryOf: () => Promise<DigestDelivery | null>,
     pacer: ChannelPacer,
   ): Promise<RunOutcome> {
-    const outcome = await this.#executeOrLose(run, sub, digest, slackOf, pacer);
+    const outcome = await this.#executeOrLose(run, sub, digest, deliveryOf, pacer);
     const lateMs = outcome === 'posted' ? this.clock.now().getTime() - run.scheduledFor.getTime() : undefined;
     this.opts.observer?.runEnded?.({ kind: sub?.kind ?? 'deleted', outcome, lateMs });
     return outcome;
@@ -205,11 +200,11 @@ export class DigestEngine {
     run: DigestRun,
     sub: Subscription | null,
     digest: () => Promise<Digest>,
-    slackOf: () => Promise<SlackClient | null>,
+    deliveryOf: () => Promise<DigestDelivery | null>,
     pacer: ChannelPacer,
   ): Promise<RunOutcome> {
     try {
-      return await this.#execute(run, sub, digest, slackOf, pacer);
+      return await this.#execute(run, sub, digest, deliveryOf, pacer);
     } catch (err) {
       // The store could not record the outcome (a database restart): the run keeps its lease and is taken again
       // when it ends; a `posting` run then looks for its message in the channel before posting.
@@ -225,7 +220,7 @@ export class DigestEngine {
     run: DigestRun,
     sub: Subscription | null,
     digest: () => Promise<Digest>,
-    slackOf: () => Promise<SlackClient | null>,
+    deliveryOf: () => Promise<DigestDelivery | null>,
     pacer: ChannelPacer,
   ): Promise<RunOutcome> {
     const { store, workerId } = this;
@@ -241,21 +236,24 @@ export class DigestEngine {
       );
       return 'skipped';
     }
-    // The subscription's workspace's client (a rotating token is refreshed first); none: the app is uninstalled.
-    const resolved = await slackOf().then(
-      (client) => ({ client }),
+    // The subscription's workspace's delivery (a rotating token is refreshed first); none: the app is uninstalled.
+    const resolved = await deliveryOf().then(
+      (delivery) => ({ delivery }),
       (error: unknown) => ({ error }),
     );
     if ('error' in resolved) return this.fail(run, sub, resolved.error, null);
-    const slack = resolved.client;
-    if (!slack) return this.#stopUninstalled(run, sub);
+    const delivery = resolved.delivery;
+    if (!delivery) return this.#stopUninstalled(run, sub);
     const channel = run.channelId ?? sub.channelId;
+    const retried = <T>(fn: () => Promise<T>) => withRetry(fn, delivery, this.#retry);
     try {
       let built: Digest | null = null;
       const getDigest = async () => (built ??= await digest());
       if (run.status === 'posting') {
-        // A previous attempt may have reached Slack before its replica died: look for the run id first.
-        const ts = await withSlackRetry(() => findPostedRun(slack, channel, run.id, historyFrom(run)), this.#retry);
+        // A previous attempt may have reached the channel before its replica died: look for the run id first, where
+        // the platform can tell; where it cannot, it is not posted again.
+        if (!delivery.findsPosted) return this.#unsure(run, sub);
+        const ts = await retried(() => delivery.findPosted(channel, run.id, historyFrom(run)));
         if (ts) {
           const d = await getDigest().catch(() => null);
           await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d?.shown ?? [] });
@@ -312,26 +310,24 @@ export class DigestEngine {
           // After an answer that may hide a message that went out (a 5xx, a dropped connection), the next
           // attempt first looks for it in the channel: a retry never posts the digest twice.
           let uncertain = false;
-          const ts = await withSlackRetry(async () => {
+          const ts = await retried(async () => {
             if (uncertain) {
-              const found = await findPostedRun(slack, channel, run.id, historyFrom(run));
+              const found = await delivery.findPosted(channel, run.id, historyFrom(run));
               if (found) return found;
             }
             try {
-              const res = await slack.chat.postMessage({
-                channel,
-                text: d.text,
-                blocks: d.blocks,
-                unfurl_links: false,
-                unfurl_media: false,
-                metadata: { event_type: METADATA_EVENT, event_payload: { run_id: run.id, subscription_id: sub.id } },
-              });
-              return String(res.ts);
+              return await delivery.post(channel, d, { runId: run.id, subscriptionId: sub.id });
             } catch (err) {
-              if (classifySlackError(err).kind === 'transient') uncertain = true;
+              const failure = delivery.classify(err);
+              if (failure.kind === 'transient' && failure.unsure) {
+                // Where the channel cannot be searched, a post that may have gone out is not sent again.
+                if (!delivery.findsPosted)
+                  throw new DeliveryError({ kind: 'permanent', code: UNSURE }, err, delivery.platform);
+                uncertain = true;
+              }
               throw err;
             }
-          }, this.#retry);
+          });
           return { posted: ts, shown: d.shown };
         },
       );
@@ -354,8 +350,28 @@ export class DigestEngine {
         });
       return ok ? 'posted' : 'lost';
     } catch (err) {
-      return this.fail(run, sub, err, slack);
+      if (err instanceof DeliveryError && err.failure.code === UNSURE) return this.#unsure(run, sub);
+      return this.fail(run, sub, err, delivery);
     }
+  }
+
+  /**
+   * A run whose post may have gone out, on a platform whose channels cannot be searched for it: ended, not posted
+   * again (never twice), and said in the log. The subscription goes on.
+   */
+  async #unsure(run: DigestRun, sub: Subscription): Promise<RunOutcome> {
+    await this.store.endRun(
+      run.id,
+      this.workerId,
+      this.clock.now(),
+      'failed',
+      'may have been posted; not posted again',
+    );
+    this.logger.warn('a digest may have been posted before its attempt was cut short; not posting it again', {
+      run: run.id,
+      subscription: sub.id,
+    });
+    return 'failed';
   }
 
   /**
@@ -374,16 +390,21 @@ export class DigestEngine {
     return 'skipped';
   }
 
-  private async fail(run: DigestRun, sub: Subscription, err: unknown, slack: SlackClient | null): Promise<RunOutcome> {
+  private async fail(
+    run: DigestRun,
+    sub: Subscription,
+    err: unknown,
+    delivery: DigestDelivery | null,
+  ): Promise<RunOutcome> {
     // A retry wait cut short at shutdown: the last attempt failed, so no post of it is under way.
     if (err instanceof StopRequested) return this.#giveBack(run);
     const now = this.clock.now();
     const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
     // The key reference no longer matches a configured key (rotated away): no retry can fix that.
     const keyGone = err instanceof ConfigurationError;
-    if ((err instanceof SlackDeliveryError && err.failure.kind === 'permanent') || linenAuth || keyGone) {
-      const code = err instanceof SlackDeliveryError ? err.failure.code : keyGone ? 'linen_key_missing' : 'linen_auth';
-      const reason = explainFailure(code, sub.channelId);
+    if ((err instanceof DeliveryError && err.failure.kind === 'permanent') || linenAuth || keyGone) {
+      const code = err instanceof DeliveryError ? err.failure.code : keyGone ? 'linen_key_missing' : 'linen_auth';
+      const reason = delivery?.explain(code, sub.channelId) ?? linenFailureReason(code) ?? code;
       await this.store.endRun(run.id, this.workerId, now, 'failed', code);
       if (await this.store.markFailing(sub.id, reason, now)) {
         this.opts.observer?.subscriptionStopped?.(code);
@@ -393,25 +414,18 @@ export class DigestEngine {
           reason,
           ...requestField(err),
         });
-        if (!slack) return 'failed';
-        await withSlackRetry(
-          () =>
-            slack.chat.postMessage({
-              channel: sub.createdBy,
-              text:
-                code === 'linen_key_missing'
-                  ? `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}.`
-                  : `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}. Fix it, then run \`/linen digest resume ${sub.id}\`.`,
-            }),
-          { ...this.opts.retry, retries: 1 },
-        ).catch((e) => this.logger.warn('could not tell the creator', { subscription: sub.id, error: String(e) }));
+        if (!delivery) return 'failed';
+        await withRetry(() => delivery.tellCreator(sub, code, reason), delivery, {
+          ...this.opts.retry,
+          retries: 1,
+        }).catch((e) => this.logger.warn('could not tell the creator', { subscription: sub.id, error: String(e) }));
       }
       return 'failed';
     }
     const message = err instanceof Error ? err.message : String(err);
     // A rate limit longer than one attempt waits out is honoured across attempts too.
     const retryAfterMs =
-      err instanceof SlackDeliveryError && err.failure.kind === 'ratelimited' ? err.failure.retryAfterMs : 0;
+      err instanceof DeliveryError && err.failure.kind === 'ratelimited' ? err.failure.retryAfterMs : 0;
     const delayMs = Math.max(this.opts.retryDelayMs ?? 60_000, retryAfterMs);
     this.logger.warn('digest attempt failed; will retry', {
       run: run.id,

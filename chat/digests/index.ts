@@ -8,9 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { LinenClient } from '../../shared/index.ts';
-import { ChannelPacer, type DigestSlack } from '../../slack-bot/digests/slack.ts';
 import { settlesWithin } from '../settles-within.ts';
 import { type Clock, systemClock, systemTimers, type Timers } from './clock.ts';
+import { ChannelPacer } from './delivery/channel-pacer.ts';
+import type { DeliveryFor } from './delivery/delivery.ts';
 import { consoleLogger, DigestEngine, type EngineOptions, type Logger } from './engine.ts';
 import { type ClaimedTick, claimDigestTick, DEFAULT_CLAIM_LIMIT, type KeySnapshot, type TickResult } from './runner.ts';
 import { RunsInFlight } from './runs-in-flight.ts';
@@ -33,8 +34,8 @@ const DEFAULT_RUNS_IN_FLIGHT_PER_CLAIM = 10;
 
 export interface DigestWorkerOptions {
   store: DigestStore;
-  /** One client for every subscription, or each subscription's workspace's own (multi-workspace mode). */
-  slack: DigestSlack;
+  /** Each subscription's delivery, by its platform and workspace or tenant. */
+  deliveries: DeliveryFor;
   /** The client for a subscription's key reference (see `clientsByKeyRef`). */
   linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
   clock?: Clock;
@@ -105,7 +106,7 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
       .then(() =>
         claimDigestTick({
           engine,
-          slack: options.slack,
+          deliveries: options.deliveries,
           linenClientFor: options.linenClientFor,
           pacer,
           claimLimit,

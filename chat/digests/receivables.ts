@@ -12,9 +12,9 @@ import {
   type Customer,
   type Invoice,
 } from '../../shared/index.ts';
-import { type Block, context, header } from '../../slack-bot/blocks/kit.ts';
-import { fitMessage } from '../../slack-bot/blocks/limits.ts';
-import { dayOf, escLine as esc, money, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
+import { note, type Part, title } from '../content/document.ts';
+import { dayOf, money, plural } from '../content/format.ts';
+import { b, joinRich, line, type Rich, r } from '../content/rich.ts';
 import { type Digest, packSections } from './content.ts';
 import { customerScope } from './kinds.ts';
 import type { ShownSignal, Subscription } from './storage/types.ts';
@@ -64,58 +64,60 @@ export function buildReceivablesDigest(input: ReceivablesInput): Digest {
   const closed = prev ? [...prev.values()].filter((p) => !openIds.has(p.signalId) && p.state !== 'current') : [];
   const unchanged = prev ? newlyOverdue.length + older.length + closed.length === 0 : overdue.length === 0;
 
-  const who = (customerId: string) => esc(names.get(customerId) ?? customerId);
-  const line = (i: AgedInvoice, extra = '') =>
-    `*${esc(i.invoice_number)}* · ${who(i.customer_id)} · *${money(i.balance_cents, i.currency)}* open · ${plural(i.daysOverdue ?? 0, 'day')} overdue${extra}`;
-  const totals = [...new Set(overdue.map((i) => i.currency))].sort().map((currency) => {
-    const mine = overdue.filter((i) => i.currency === currency);
+  const who = (customerId: string) => line(names.get(customerId) ?? customerId);
+  const invoiceLine = (inv: AgedInvoice, extra = ''): Rich =>
+    r`${b(line(inv.invoice_number))} · ${who(inv.customer_id)} · ${b(money(inv.balance_cents, inv.currency))} open · ${plural(inv.daysOverdue ?? 0, 'day')} overdue${extra}`;
+  const totals = [...new Set(overdue.map((inv) => inv.currency))].sort().map((currency): Rich => {
+    const mine = overdue.filter((inv) => inv.currency === currency);
     const sum = (bucket?: AgingBucket) =>
       money(
-        mine.filter((i) => !bucket || i.bucket === bucket).reduce((s, i) => s + i.balance_cents, 0),
+        mine.filter((inv) => !bucket || inv.bucket === bucket).reduce((t, inv) => t + inv.balance_cents, 0),
         currency,
       );
-    const buckets = AGING_BUCKETS.filter((b) => b !== 'current' && mine.some((i) => i.bucket === b)).map(
-      (b) => `${bucketText(b)} ${sum(b)}`,
+    const buckets = AGING_BUCKETS.filter((bk) => bk !== 'current' && mine.some((inv) => inv.bucket === bk)).map(
+      (bk) => `${bucketText(bk)} ${sum(bk)}`,
     );
-    return `*${sum()}* overdue (${buckets.join(', ')})`;
+    return r`${b(sum())} overdue (${buckets.join(', ')})`;
   });
 
-  const blocks: Block[] = [header(plain(`Linen receivables digest · ${input.title}`))];
-  const headline = overdue.length
-    ? `${totals.join(' · ')} in ${plural(overdue.length, 'invoice')}`
-    : 'Nothing overdue.';
+  const parts: Part[] = [title(`Linen receivables digest · ${input.title}`)];
+  const headline: Rich = overdue.length
+    ? r`${joinRich(totals, ' · ')} in ${plural(overdue.length, 'invoice')}`
+    : ['Nothing overdue.'];
   const change = prev
     ? ` · ${newlyOverdue.length} newly overdue · ${older.length} older · ${closed.length} no longer open since the previous digest`
     : ' · first digest of this subscription';
-  blocks.push(context(`${headline}${change} · as of ${input.asOf}`));
-  const sections: [string, string[]][] = prev
+  parts.push(note(r`${headline}${change} · as of ${input.asOf}`));
+  const sections: [Rich, Rich[]][] = prev
     ? [
-        ['*Newly overdue*', newlyOverdue.map((i) => line(i, i.due_at ? ` (due ${dayOf(i.due_at, tz)})` : ''))],
         [
-          '*Moved to an older bucket*',
-          older.map((i) => line(i, ` (${bucketText(prev.get(i.id)!.state)} → ${bucketText(i.bucket)})`)),
+          [b('Newly overdue')],
+          newlyOverdue.map((inv) => invoiceLine(inv, inv.due_at ? ` (due ${dayOf(inv.due_at, tz)})` : '')),
         ],
         [
-          '*No longer open* (paid or credited)',
+          [b('Moved to an older bucket')],
+          older.map((inv) => invoiceLine(inv, ` (${bucketText(prev.get(inv.id)!.state)} → ${bucketText(inv.bucket)})`)),
+        ],
+        [
+          r`${b('No longer open')} (paid or credited)`,
           closed.map(
             (p) =>
-              `*${esc(p.snapshot.number)}* · ${who(p.snapshot.customerId)} · was ${money(p.snapshot.balanceCents, p.snapshot.currency)} open, ${bucketText(p.state)} overdue`,
+              r`${b(line(p.snapshot.number))} · ${who(p.snapshot.customerId)} · was ${money(p.snapshot.balanceCents, p.snapshot.currency)} open, ${bucketText(p.state)} overdue`,
           ),
         ],
       ]
-    : [['*Overdue invoices*, most overdue first', overdue.map((i) => line(i))]];
-  blocks.push(...packSections(sections));
-  if (prev && unchanged) blocks.push(context('Nothing changed since the previous digest.'));
+    : [[r`${b('Overdue invoices')}, most overdue first`, overdue.map((inv) => invoiceLine(inv))]];
+  parts.push(...packSections(sections));
+  if (prev && unchanged) parts.push(note(['Nothing changed since the previous digest.']));
 
-  const text = esc(
-    prev
-      ? `Linen receivables ${input.title}: ${newlyOverdue.length} newly overdue, ${older.length} moved older, ${closed.length} no longer open; ${overdue.length} overdue in all.`
-      : `Linen receivables ${input.title}: ${overdue.length} overdue invoices.`,
-  );
+  const summary = prev
+    ? `Linen receivables ${input.title}: ${newlyOverdue.length} newly overdue, ${older.length} moved older, ${closed.length} no longer open; ${overdue.length} overdue in all.`
+    : `Linen receivables ${input.title}: ${overdue.length} overdue invoices.`;
   return {
     quiet: unchanged && !input.subscription.allClear,
     unchanged,
-    ...fitMessage({ text, blocks }),
+    summary: [summary],
+    parts,
     shown: open.map((i) => ({
       signalId: i.id,
       state: i.bucket,

@@ -13,9 +13,10 @@ import {
   type PurchaseOrder,
   type QualityTicket,
 } from '../../shared/index.ts';
-import type { ChannelPacer, DigestSlack, SlackClient } from '../../slack-bot/digests/slack.ts';
 import { type BudgetSnapshot, buildBudgetsDigest } from './budgets.ts';
 import { buildDigest, type Digest } from './content.ts';
+import type { ChannelPacer } from './delivery/channel-pacer.ts';
+import type { DeliveryFor, DigestDelivery } from './delivery/delivery.ts';
 import type { DigestEngine, RunOutcome } from './engine.ts';
 import { customerScope } from './kinds.ts';
 import { buildReceivablesDigest, type InvoiceSnapshot } from './receivables.ts';
@@ -26,8 +27,8 @@ import { dayInZoneOf, titleOf } from './time.ts';
 
 export interface TickDeps {
   engine: DigestEngine;
-  /** One client, or each subscription's workspace's own (resolved once per workspace and tick). */
-  slack: DigestSlack;
+  /** Each subscription's delivery, by its platform and workspace or tenant (resolved once per tick for each). */
+  deliveries: DeliveryFor;
   /** The client for a subscription's key reference (see `clientsByKeyRef`), or a stored key being opened. */
   linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
   pacer: ChannelPacer;
@@ -173,17 +174,17 @@ export async function digestFor(
 }
 
 /**
- * The client for a subscription's workspace, looked up once per workspace for the tick: its runs share it, and a
- * rotating token is refreshed by one lookup, not by each run at once.
+ * The delivery of a subscription's workspace or tenant, looked up once per tick: its runs share it, and a rotating
+ * token is refreshed by one lookup, not by each run at once.
  */
-function workspaceSlack(slack: DigestSlack): (teamId: string | null) => Promise<SlackClient | null> {
-  if (typeof slack !== 'function') return async () => slack;
-  const byTeam = new Map<string | null, Promise<SlackClient | null>>();
-  return (teamId) => {
-    let p = byTeam.get(teamId);
+function deliveriesOfTick(deliveries: DeliveryFor): (sub: Subscription) => Promise<DigestDelivery | null> {
+  const byPlace = new Map<string, Promise<DigestDelivery | null>>();
+  return (sub) => {
+    const place = `${sub.platform}\u0000${sub.teamId ?? ''}\u0000${sub.serviceUrl ?? ''}`;
+    let p = byPlace.get(place);
     if (!p) {
-      p = slack(teamId);
-      byTeam.set(teamId, p);
+      p = deliveries(sub);
+      byPlace.set(place, p);
     }
     return p;
   };
@@ -234,7 +235,7 @@ async function deliver(deps: TickDeps, runs: DigestRun[], result: TickResult): P
     }
     return s;
   };
-  const slackOf = workspaceSlack(deps.slack);
+  const deliveryOf = deliveriesOfTick(deps.deliveries);
   try {
     // Set-based reads for the whole batch: the subscriptions, and what each one's previous digest showed.
     const previous = engine.store.previousDigests(
@@ -257,7 +258,7 @@ async function deliver(deps: TickDeps, runs: DigestRun[], result: TickResult): P
                 snapshotOf(sub!.keyRef),
                 previous.then((p) => p[i] ?? null),
               ),
-            () => slackOf(sub?.teamId ?? null),
+            () => deliveryOf(sub!),
             deps.pacer,
           );
           result.outcomes[outcome] = (result.outcomes[outcome] ?? 0) + 1;

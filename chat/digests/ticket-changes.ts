@@ -4,9 +4,9 @@
  * stored (every ticket not yet verified, verified being the last status).
  */
 import type { Customer, CustomerTicket } from '../../shared/index.ts';
-import { type Block, context, header } from '../../slack-bot/blocks/kit.ts';
-import { fitMessage } from '../../slack-bot/blocks/limits.ts';
-import { escLine as esc, humanize, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
+import { note, type Part, title } from '../content/document.ts';
+import { humanize, plural } from '../content/format.ts';
+import { b, line, type Rich, r } from '../content/rich.ts';
 import { type Digest, packSections } from './content.ts';
 import type { ShownSignal, Subscription } from './storage/types.ts';
 
@@ -41,35 +41,37 @@ export function buildTicketChangesDigest(input: TicketChangesInput): Digest {
   const open = byNewest.filter((t) => OPEN.has(t.status));
   const unchanged = prev ? moved.length + fresh.length === 0 : open.length === 0;
 
-  const line = (t: CustomerTicket, what: string) =>
-    `*${esc(t.ticket_number)}* · ${esc(names.get(t.customerId) ?? t.customerId)} · ${what}: ${esc(t.subject)}`;
-  const blocks: Block[] = [header(plain(`Linen tickets digest · ${input.title}`))];
+  const ticketLine = (t: CustomerTicket, what: Rich): Rich =>
+    r`${b(line(t.ticket_number))} · ${line(names.get(t.customerId) ?? t.customerId)} · ${what}: ${line(t.subject)}`;
+  const parts: Part[] = [title(`Linen tickets digest · ${input.title}`)];
   const counts = ['new', 'acknowledged', 'in_progress']
     .map((s) => `${open.filter((t) => t.status === s).length} ${status(s).toLowerCase()}`)
     .join(', ');
-  blocks.push(
-    context(
+  parts.push(
+    note([
       `${plural(open.length, 'open ticket')} (${counts})${prev ? ` · ${moved.length} changed status · ${fresh.length} new since the previous digest` : ' · first digest of this subscription'}`,
-    ),
+    ]),
   );
-  const sections: [string, string[]][] = prev
+  const sections: [Rich, Rich[]][] = prev
     ? [
-        ['*Changed status*', moved.map((t) => line(t, `${status(prev.get(t.id)!.state)} → *${status(t.status)}*`))],
-        ['*New*', fresh.map((t) => line(t, `*${status(t.status)}*, ${esc(t.kind_label)}`))],
+        [
+          [b('Changed status')],
+          moved.map((t) => ticketLine(t, r`${status(prev.get(t.id)!.state)} → ${b(status(t.status))}`)),
+        ],
+        [[b('New')], fresh.map((t) => ticketLine(t, r`${b(status(t.status))}, ${line(t.kind_label)}`))],
       ]
-    : [['*Open tickets*, newest first', open.map((t) => line(t, `*${status(t.status)}*`))]];
-  blocks.push(...packSections(sections));
-  if (prev && unchanged) blocks.push(context('No ticket changed status since the previous digest.'));
+    : [[r`${b('Open tickets')}, newest first`, open.map((t) => ticketLine(t, [b(status(t.status))]))]];
+  parts.push(...packSections(sections));
+  if (prev && unchanged) parts.push(note(['No ticket changed status since the previous digest.']));
 
-  const text = esc(
-    prev
-      ? `Linen tickets ${input.title}: ${moved.length} changed status, ${fresh.length} new; ${open.length} open.`
-      : `Linen tickets ${input.title}: ${open.length} open tickets.`,
-  );
+  const summary = prev
+    ? `Linen tickets ${input.title}: ${moved.length} changed status, ${fresh.length} new; ${open.length} open.`
+    : `Linen tickets ${input.title}: ${open.length} open tickets.`;
   return {
     quiet: unchanged && !input.subscription.allClear,
     unchanged,
-    ...fitMessage({ text, blocks }),
+    summary: [summary],
+    parts,
     shown: input.tickets
       .filter((t) => t.status !== 'verified')
       .map((t) => ({

@@ -3,8 +3,8 @@
  * `unknown`...), one of a fixed set whatever was typed after it. Never the customer, number or text.
  */
 import { parseCommand } from '../answers/grammar.ts';
-import { workspaceWordOf } from '../connections/connection-commands.ts';
+import { connectionWordOf } from '../connections/connection-commands.ts';
 
 export function commandLabelOf(text: string): string {
-  return workspaceWordOf(text) ?? parseCommand(text).kind;
+  return connectionWordOf(text) ?? parseCommand(text).kind;
 }

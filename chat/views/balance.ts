@@ -2,33 +2,24 @@
 import { type ArCustomer, type ArReport, nameList } from '../../shared/reports/index.ts';
 import type { Invoice } from '../../shared/schemas/accounting.ts';
 import {
-  type Block,
-  button,
-  context,
+  type Content,
   divider,
+  type Field,
+  field,
   fields,
-  header,
-  type Message,
-  section,
-} from '../../slack-bot/blocks/kit.ts';
-import { moreLine, take } from '../../slack-bot/blocks/limits.ts';
-import { bold, dayOf, escLine, money, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
-import { ACTION } from './common.ts';
+  note,
+  type Part,
+  type PdfRef,
+  text,
+  title,
+} from '../content/document.ts';
+import { dayOf, money, moreLine, plural, take } from '../content/format.ts';
+import { b, joinRich, line, type Rich, r } from '../content/rich.ts';
+
+export type { PdfRef } from '../content/document.ts';
 
 export const MAX_CUSTOMERS = 10;
 export const MAX_INVOICES = 20;
-
-/** What a PDF button carries: enough to list the invoice again (its signed link lasts 15 minutes). */
-export interface PdfRef {
-  /** invoice id */
-  i: string;
-  /** customer id */
-  c: string;
-  /** org-local issued day */
-  d: string;
-  /** invoice number, for messages */
-  n: string;
-}
 
 export function pdfRef(inv: Invoice, timeZone: string): PdfRef {
   return { i: inv.id, c: inv.customer_id, d: dayOf(inv.issued_at, timeZone), n: inv.invoice_number };
@@ -45,7 +36,7 @@ export function parsePdfRef(value: string | undefined): PdfRef | null {
   return null;
 }
 
-const STATUS: Record<string, string> = { sent: 'sent', partially_paid: 'partially paid', paid: 'paid' };
+export const STATUS: Record<string, string> = { sent: 'sent', partially_paid: 'partially paid', paid: 'paid' };
 
 export interface BalanceViewOptions {
   timeZone: string;
@@ -54,19 +45,19 @@ export interface BalanceViewOptions {
   customerName?: string | undefined;
 }
 
-const agingFields = (a: ArCustomer['aging'], currency: string) => [
-  `*Current*\n${money(a.current, currency)}`,
-  `*1–30 days*\n${money(a.d1_30, currency)}`,
-  `*31–60 days*\n${money(a.d31_60, currency)}`,
-  `*61+ days*\n${money(a.d61_plus, currency)}`,
+const agingFields = (a: ArCustomer['aging'], currency: string): Field[] => [
+  field('Current', [money(a.current, currency)]),
+  field('1–30 days', [money(a.d1_30, currency)]),
+  field('31–60 days', [money(a.d31_60, currency)]),
+  field('61+ days', [money(a.d61_plus, currency)]),
 ];
 
 /** A group that owes nothing of its own: say so, and whose rows follow (a suggestion by name). */
-function groupNote(g: NonNullable<ArReport['groupWithoutOwn']>): string {
-  const name = escLine(g.customerName);
+function groupNote(g: NonNullable<ArReport['groupWithoutOwn']>): Rich {
+  const name = b(line(g.customerName));
   return g.locations.length
-    ? `${bold(name)} is a group with no open balance of its own. Shown with it: its locations visible to this key (found by name), each with its own balance: ${escLine(nameList(g.locations))}.`
-    : `${bold(name)} is a group with no open balance of its own, and this key sees none of its locations.`;
+    ? r`${name} is a group with no open balance of its own. Shown with it: its locations visible to this key (found by name), each with its own balance: ${line(nameList(g.locations))}.`
+    : r`${name} is a group with no open balance of its own, and this key sees none of its locations.`;
 }
 
 /** What the customers not shown add up to, so the lines shown and this one sum to the total. */
@@ -76,81 +67,82 @@ function hiddenSum(hidden: readonly ArCustomer[]): string {
   return [...sums].map(([currency, cents]) => money(cents, currency)).join(' + ');
 }
 
-export function balanceMessage(report: ArReport, opts: BalanceViewOptions): Message {
-  const title = opts.customerName ? `Open balance: ${plain(opts.customerName)}` : 'Open balance';
-  const blocks: Block[] = [header(title)];
+export function balanceView(report: ArReport, opts: BalanceViewOptions): Content {
+  const parts: Part[] = [title(opts.customerName ? `Open balance: ${line(opts.customerName)}` : 'Open balance')];
   const names = new Map(report.customers.map((c) => [c.customerId, c.customerName]));
 
   if (report.customers.length === 0) {
-    blocks.push(section('No balance rows are visible to this key.'));
-    return { text: 'No open balance rows are visible to this key.', blocks };
+    parts.push(text(['No balance rows are visible to this key.']));
+    return { summary: ['No open balance rows are visible to this key.'], parts };
   }
 
-  if (report.groupWithoutOwn) blocks.push(section(groupNote(report.groupWithoutOwn)));
+  if (report.groupWithoutOwn) parts.push(text(groupNote(report.groupWithoutOwn)));
 
   if (report.customers.length > 1) {
     for (const t of report.totals) {
-      blocks.push(
+      parts.push(
         fields(
           agingFields(t.aging, t.currency),
-          `*Total ${t.currency.toUpperCase()}: ${money(t.balanceCents, t.currency)}* across ${plural(t.customers, 'customer')}`,
+          r`${b(`Total ${t.currency.toUpperCase()}: ${money(t.balanceCents, t.currency)}`)} across ${plural(t.customers, 'customer')}`,
         ),
       );
     }
-    blocks.push(divider());
+    parts.push(divider());
   }
 
   // Each line is the API's own row for that customer; a location added for its group says so.
   const cs = take(report.customers, MAX_CUSTOMERS);
   for (const c of cs.shown) {
-    const whose = c.locationOf ? ` (a location of ${escLine(c.locationOf.customerName)})` : '';
-    blocks.push(
+    const whose = c.locationOf ? ` (a location of ${line(c.locationOf.customerName)})` : '';
+    parts.push(
       fields(
         agingFields(c.aging, c.currency),
-        `${bold(escLine(c.customerName))}${whose}: *${money(c.balanceCents, c.currency)}* open, ${plural(c.openInvoices, 'open invoice')}`,
+        r`${b(line(c.customerName))}${whose}: ${b(money(c.balanceCents, c.currency))} open, ${plural(c.openInvoices, 'open invoice')}`,
       ),
     );
   }
   if (cs.more)
-    blocks.push(
-      context(
+    parts.push(
+      note([
         moreLine(
           cs.more,
           'customers',
           `(${hiddenSum(report.customers.slice(MAX_CUSTOMERS))} open; name one to see it)`,
         ),
-      ),
+      ]),
     );
 
   const invoices = take(report.openInvoices, MAX_INVOICES);
-  blocks.push(divider());
-  if (report.openInvoices.length === 0) blocks.push(section('No open invoices.'));
-  else blocks.push(section(`*Open invoices* (${report.openInvoices.length}), oldest due first`));
-  invoices.shown.forEach((inv, idx) => {
+  parts.push(divider());
+  if (report.openInvoices.length === 0) parts.push(text(['No open invoices.']));
+  else parts.push(text(r`${b('Open invoices')} (${String(report.openInvoices.length)}), oldest due first`));
+  for (const inv of invoices.shown) {
     const due = inv.due_at ? dayOf(inv.due_at, opts.timeZone) : null;
     const overdue = inv.due_at !== null && new Date(inv.due_at).getTime() < opts.now.getTime();
     const who = names.get(inv.customer_id);
-    const line1 = [
-      bold(escLine(inv.invoice_number)),
-      who ? escLine(who) : null,
-      `issued ${dayOf(inv.issued_at, opts.timeZone)}`,
-      due ? `due ${due}${overdue ? ' *(overdue)*' : ''}` : 'no payment terms',
-    ]
-      .filter(Boolean)
-      .join(' · ');
-    const line2 = `*${money(inv.balance_cents, inv.currency)}* open of ${money(inv.total_cents, inv.currency)} · ${STATUS[inv.status] ?? escLine(inv.status)}`;
-    blocks.push(
-      section(`${line1}\n${line2}`, button('PDF', `${ACTION.pdf}:${idx}`, JSON.stringify(pdfRef(inv, opts.timeZone)))),
+    const line1 = joinRich(
+      [
+        b(line(inv.invoice_number)),
+        who ? line(who) : null,
+        `issued ${dayOf(inv.issued_at, opts.timeZone)}`,
+        due ? r`due ${due}${overdue ? [' ', b('(overdue)')] : ''}` : 'no payment terms',
+      ].filter(Boolean),
+      ' · ',
     );
-  });
+    const line2 = r`${b(money(inv.balance_cents, inv.currency))} open of ${money(inv.total_cents, inv.currency)} · ${STATUS[inv.status] ?? line(inv.status)}`;
+    parts.push(text(r`${line1}\n${line2}`, { kind: 'pdf', invoice: pdfRef(inv, opts.timeZone) }));
+  }
   if (invoices.more)
-    blocks.push(context(moreLine(invoices.more, 'open invoices', '(name a customer to narrow the list)')));
+    parts.push(note([moreLine(invoices.more, 'open invoices', '(name a customer to narrow the list)')]));
 
   const totals = report.totals
     .map((t) => `${money(t.balanceCents, t.currency)} ${t.currency.toUpperCase()}`)
     .join(' + ');
   const who = opts.customerName
-    ? ` for ${escLine(opts.customerName)}`
+    ? ` for ${line(opts.customerName)}`
     : ` across ${plural(report.customers.length, 'customer')}`;
-  return { text: `Open balance${who}: ${totals}; ${plural(report.openInvoices.length, 'open invoice')}.`, blocks };
+  return {
+    summary: [`Open balance${who}: ${totals}; ${plural(report.openInvoices.length, 'open invoice')}.`],
+    parts,
+  };
 }

@@ -1,49 +1,48 @@
 /** Pieces several views share: the error answer, the "choose a customer" answer, the share footer. */
 
 import type { Customer } from '../../shared/schemas/customers.ts';
-import { actions, type Block, button, context, type Message, section } from '../../slack-bot/blocks/kit.ts';
-import { LIMITS, moreLine, take, truncate } from '../../slack-bot/blocks/limits.ts';
-import { escLine, plain } from '../../slack-bot/blocks/mrkdwn.ts';
+import { actions, type Content, note, type Part, text } from '../content/document.ts';
+import { moreLine, take } from '../content/format.ts';
+import { CONTENT_LIMITS, truncateRich } from '../content/limits.ts';
+import { icon, line, type Rich } from '../content/rich.ts';
 
-export const ACTION = {
-  share: 'linen_share',
-  pdf: 'linen_pdf',
-  rerun: 'linen_rerun',
-} as const;
+/** Customers offered to choose from before the rest are summed up. */
+export const MAX_CHOICES = 25;
 
-/** One friendly sentence (already plain text; escaped here). */
-export function errorMessage(sentence: string): Message {
-  return { text: escLine(sentence), blocks: [section(`:warning: ${escLine(sentence)}`)] };
+/** One friendly sentence. */
+export function errorView(sentence: string | Rich): Content {
+  const said: Rich = typeof sentence === 'string' ? [line(sentence)] : sentence;
+  return { summary: said, parts: [text([icon('warning'), ' ', ...said])] };
 }
 
-/** Buttons that replay a command with each candidate customer. */
-export function chooseCustomerMessage(
+/** Choices that ask the command again with each candidate customer. */
+export function chooseCustomerView(
   input: string,
   matches: readonly Customer[],
   commandFor: (c: Customer) => string,
   intro?: string,
-): Message {
-  const { shown, more } = take(matches, LIMITS.actionsElements);
+): Content {
+  const { shown, more } = take(matches, MAX_CHOICES);
   const what = intro ?? `“${input}” matches ${matches.length} customers; which one?`;
-  const blocks: Block[] = [
-    section(escLine(what)),
-    actions(
-      shown.map((c, i) => button(plain(c.name), `${ACTION.rerun}:${i}`, commandFor(c))),
-      'linen_choose',
-    ),
+  const parts: Part[] = [
+    text([line(what)]),
+    actions(shown.map((c) => ({ kind: 'rerun', label: c.name, command: commandFor(c) }))),
   ];
-  if (more) blocks.push(context(moreLine(more, 'customers: type more of the name')));
-  return { text: truncate(escLine(`${what} ${matches.map((c) => c.name).join(', ')}`), LIMITS.fallbackText), blocks };
+  if (more) parts.push(note([moreLine(more, 'customers: type more of the name')]));
+  return {
+    summary: truncateRich([line(`${what} ${matches.map((c) => c.name).join(', ')}`)], CONTENT_LIMITS.summary),
+    parts,
+  };
 }
 
-export function shareFooter(commandText: string): Block {
-  return actions([button('Share in channel', ACTION.share, commandText)], 'linen_footer');
+export function shareFooter(commandText: string): Part {
+  return actions([{ kind: 'share', command: commandText }]);
 }
 
-/** A message with a note (plain text, escaped here) under its title, and at the start of its text fallback. */
-export function withNote(message: Message, note: string): Message {
-  const [first, ...rest] = message.blocks;
-  const line = context(escLine(note));
-  const blocks = first?.type === 'header' ? [first, line, ...rest] : [line, ...message.blocks];
-  return { text: `${escLine(note)} ${message.text}`, blocks };
+/** An answer with a note under its title, and at the start of its summary. */
+export function withNote(content: Content, sentence: string): Content {
+  const [first, ...rest] = content.parts;
+  const line1 = note([line(sentence)]);
+  const parts = first?.kind === 'title' ? [first, line1, ...rest] : [line1, ...content.parts];
+  return { summary: [`${line(sentence)} `, ...content.summary], parts };
 }

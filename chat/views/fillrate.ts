@@ -5,9 +5,10 @@
 
 import { daysInclusive } from '../../shared/dates.ts';
 import type { FillRateBucket, FillRateReport } from '../../shared/reports/index.ts';
-import { type Block, context, fields, header, type Message, section } from '../../slack-bot/blocks/kit.ts';
-import { chunkLines, moreLine, take } from '../../slack-bot/blocks/limits.ts';
-import { code, count, escLine, pct, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
+import { type Content, field, fields, note, type Part, text, title } from '../content/document.ts';
+import { count, moreLine, pct, plural, take } from '../content/format.ts';
+import { chunkLines } from '../content/limits.ts';
+import { b, code, i, line, type Rich, r } from '../content/rich.ts';
 
 export const MAX_ITEMS = 15;
 export const MAX_TREND_DAYS = 14;
@@ -46,65 +47,72 @@ function windowText(r: FillRateReport): string {
 const shortText = (b: FillRateBucket) =>
   b.daysWithPar === 0 ? 'no day with a par' : `short on ${count(b.shortDays)} of ${plural(b.daysWithPar, 'day')}`;
 
-export function fillRateMessage(r: FillRateReport, opts: FillRateViewOptions): Message {
-  const who = `${plain(opts.customerName)}${opts.departmentName ? ` › ${plain(opts.departmentName)}` : ''}`;
-  const win = windowText(r);
-  const blocks: Block[] = [header(`Fill rate: ${who}`)];
-  if (r.rows === 0) {
-    blocks.push(section(`No deliveries in ${win}.`));
-    return { text: `Fill rate for ${escLine(who)}: no deliveries in ${win}.`, blocks };
+export function fillRateView(r0: FillRateReport, opts: FillRateViewOptions): Content {
+  const who = `${line(opts.customerName)}${opts.departmentName ? ` › ${line(opts.departmentName)}` : ''}`;
+  const win = windowText(r0);
+  const parts: Part[] = [title(`Fill rate: ${who}`)];
+  if (r0.rows === 0) {
+    parts.push(text([`No deliveries in ${win}.`]));
+    return { summary: [`Fill rate for ${who}: no deliveries in ${win}.`], parts };
   }
-  blocks.push(
+  parts.push(
     fields([
-      `*Fill rate*\n${pct(r.fillRate, 1)}`,
-      `*Par met*\n${pct(r.parMet, 1)}`,
-      `*Short days*\n${shortText(r)}`,
-      `*Delivered vs par*\n${count(r.delivered)} of ${count(r.par)} pieces (${count(r.met)} toward par)`,
-      `*Window*\n${win}`,
-      `*Rows without a pieces par*\n${count(r.rowsWithoutPar)} of ${count(r.rows)} (left out of both rates)`,
+      field('Fill rate', [pct(r0.fillRate, 1)]),
+      field('Par met', [pct(r0.parMet, 1)]),
+      field('Short days', [shortText(r0)]),
+      field('Delivered vs par', [`${count(r0.delivered)} of ${count(r0.par)} pieces (${count(r0.met)} toward par)`]),
+      field('Window', [win]),
+      field('Rows without a pieces par', [`${count(r0.rowsWithoutPar)} of ${count(r0.rows)} (left out of both rates)`]),
     ]),
   );
-  blocks.push(
-    context(
+  parts.push(
+    note([
       'Fill rate = delivered ÷ par, so over-fill on one day hides a shortage on another. Par met = what counted toward par ÷ par: over-fill earns nothing. A short day had some item delivered below par.',
-    ),
+    ]),
   );
 
   // Per-day trend of par met, oldest first.
-  const byDay = [...r.byDay].reverse();
-  const trend = `*Par met trend* ${code(sparkline(byDay.map((d) => d.parMet)))} (${byDay[0]!.date} → ${byDay[byDay.length - 1]!.date}, days with deliveries)`;
-  blocks.push(section(trend));
+  const byDay = [...r0.byDay].reverse();
+  parts.push(
+    text(
+      r`${b('Par met trend')} ${code(sparkline(byDay.map((d) => d.parMet)))} (${byDay[0]!.date} → ${byDay[byDay.length - 1]!.date}, days with deliveries)`,
+    ),
+  );
   const recent = byDay
     .slice(-MAX_TREND_DAYS)
     .map((d) => `${d.date.slice(5)} ${pct(d.parMet)}${d.shortDays ? ' short' : ''}`);
-  blocks.push(context(recent.join(' · ')));
+  parts.push(note([recent.join(' · ')]));
 
   // Worst items first (by par met); items without a usable par last.
-  const withPar = r.byItem
-    .filter((i) => i.parMet !== null)
-    .sort((a, b) => a.parMet! - b.parMet! || a.fillRate! - b.fillRate! || a.itemName.localeCompare(b.itemName));
-  const noPar = r.byItem.filter((i) => i.parMet === null);
+  const withPar = r0.byItem
+    .filter((it) => it.parMet !== null)
+    .sort((a, c) => a.parMet! - c.parMet! || a.fillRate! - c.fillRate! || a.itemName.localeCompare(c.itemName));
+  const noPar = r0.byItem.filter((it) => it.parMet === null);
   const { shown, more } = take(withPar, MAX_ITEMS);
-  const lines = [
-    '*Worst items first* (par met · fill rate)',
+  const list: Rich[] = [
+    r`${b('Worst items first')} (par met · fill rate)`,
     ...shown.map(
-      (i) =>
-        `${code(pct(i.parMet, 1).padStart(6, ' '))} ${escLine(i.itemName)}: fill ${pct(i.fillRate, 1)}, ${shortText(i)}, ${count(i.delivered)} of ${count(i.par)}`,
+      (it) =>
+        r`${code(pct(it.parMet, 1).padStart(6, ' '))} ${line(it.itemName)}: fill ${pct(it.fillRate, 1)}, ${shortText(it)}, ${count(it.delivered)} of ${count(it.par)}`,
     ),
   ];
-  if (more) lines.push(moreLine(more, 'items'));
+  if (more) list.push([moreLine(more, 'items')]);
   if (noPar.length)
-    lines.push(
-      `_${plural(noPar.length, 'item')} without a pieces par: ${noPar
-        .slice(0, 5)
-        .map((i) => escLine(i.itemName))
-        .join(', ')}${noPar.length > 5 ? ', …' : ''}_`,
-    );
-  for (const chunk of chunkLines(lines)) blocks.push(section(chunk));
+    list.push([
+      i(
+        `${plural(noPar.length, 'item')} without a pieces par: ${noPar
+          .slice(0, 5)
+          .map((it) => line(it.itemName))
+          .join(', ')}${noPar.length > 5 ? ', …' : ''}`,
+      ),
+    ]);
+  for (const chunk of chunkLines(list)) parts.push(text(chunk));
 
   const worst = withPar[0];
   return {
-    text: `Fill rate for ${escLine(who)}: ${pct(r.fillRate, 1)}, par met ${pct(r.parMet, 1)}, ${shortText(r)} (${count(r.delivered)} of ${count(r.par)} pieces), ${win}.${worst ? ` Worst: ${escLine(worst.itemName)} par met ${pct(worst.parMet, 1)}.` : ''}`,
-    blocks,
+    summary: [
+      `Fill rate for ${who}: ${pct(r0.fillRate, 1)}, par met ${pct(r0.parMet, 1)}, ${shortText(r0)} (${count(r0.delivered)} of ${count(r0.par)} pieces), ${win}.${worst ? ` Worst: ${line(worst.itemName)} par met ${pct(worst.parMet, 1)}.` : ''}`,
+    ],
+    parts,
   };
 }

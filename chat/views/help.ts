@@ -1,10 +1,9 @@
 /** `/linen help`, the usage of one subcommand, and the answer to an unknown subcommand. */
 
-import { context, header, type Message, section } from '../../slack-bot/blocks/kit.ts';
-import { code, esc } from '../../slack-bot/blocks/mrkdwn.ts';
 import type { Subcommand } from '../answers/grammar.ts';
-
-export const COMMAND = '/linen';
+import { type Content, note, text, title } from '../content/document.ts';
+import { b, code, command, i, icon, joinRich, type Rich, r } from '../content/rich.ts';
+import type { Surface } from '../surface.ts';
 
 const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string; examples: string[] }> = {
   balance: {
@@ -79,44 +78,52 @@ const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string;
   },
 };
 
-const line = (sub: Exclude<Subcommand, 'help'>) => {
+/** A subcommand's syntax and examples; a channel is named only where the platform lets one be typed. */
+const usage = (surface: Surface, sub: Exclude<Subcommand, 'help'>): Rich => {
   const u = USAGE[sub];
-  return `${code(esc(`${COMMAND} ${u.syntax}`))}\n${esc(u.what)}\n_e.g._ ${u.examples.map((e) => code(esc(`${COMMAND} ${e}`))).join('  ')}`;
+  const syntax = u.syntax.replace(' [#channel]', surface.channelArgument ? ` [${surface.channelArgument}]` : '');
+  const examples = surface.channelArgument ? u.examples : u.examples.filter((e) => !e.includes('#'));
+  return r`${command(syntax)}\n${u.what}\n${i('e.g.')} ${joinRich(
+    examples.map((e) => command(e)),
+    '  ',
+  )}`;
 };
 
-/** The workspace commands (workspaces/workspace-commands.ts): connecting a key, access rules, status. */
-const CONNECTING = [
-  '*Connecting Linen* (workspace admins and owners)',
-  `${code(`${COMMAND} connect`)} connect a Linen key (for every channel, or for this channel only)`,
-  `${code(`${COMMAND} disconnect [here]`)} remove every key, or this channel's own key`,
-  `${code(`${COMMAND} status`)} what is connected (the key's last four characters) and where accounting answers appear`,
-  `${code(`${COMMAND} access accounting allow|deny [#channel]`)} · ${code(`${COMMAND} access accounting dms on|off`)} where balance, invoices, purchase orders and their digests may appear`,
-].join('\n');
+/** The connection commands (connections/connection-commands.ts): connecting a key, access rules, status. */
+const connecting = (surface: Surface): Rich =>
+  joinRich(
+    [
+      r`${b('Connecting Linen')} (${surface.admins})`,
+      r`${command('connect')} connect a Linen key (for every channel, or for this channel only)`,
+      r`${command('disconnect [here]')} remove every key, or this channel's own key`,
+      r`${command('status')} what is connected (the key's last four characters) and where accounting answers appear`,
+      r`${command(`access accounting allow|deny${surface.channelArgument ? ` [${surface.channelArgument}]` : ''}`)} · ${command('access accounting dms on|off')} where balance, invoices, purchase orders and their digests may appear`,
+    ],
+    '\n',
+  );
 
-export function helpMessage(note?: string): Message {
+export function helpView(surface: Surface, sentence?: Rich): Content {
   const subs = Object.keys(USAGE) as Exclude<Subcommand, 'help'>[];
   return {
-    text: esc(`${COMMAND}: ${subs.map((s) => USAGE[s].syntax).join(' | ')}`),
-    blocks: [
-      header('Linen in Slack: /linen'),
-      ...(note ? [section(note)] : []),
-      ...subs.map((s) => section(line(s))),
-      section(CONNECTING),
-      context(
-        `A customer may be given by name or id. Answers are visible only to you until you press *Share in channel*. ${code(esc(`${COMMAND} help`))} shows this again.`,
-      ),
+    summary: [`Linen: ${subs.map((s) => USAGE[s].syntax).join(' | ')}`],
+    parts: [
+      title(`Linen in ${surface.name}`),
+      ...(sentence ? [text(sentence)] : []),
+      ...subs.map((s) => text(usage(surface, s))),
+      text(connecting(surface)),
+      note(r`A customer may be given by name or id. ${surface.privacy} ${command('help')} shows this again.`),
     ],
   };
 }
 
-export function usageMessage(sub: Subcommand, problem: string): Message {
-  if (sub === 'help') return helpMessage();
+export function usageView(surface: Surface, sub: Subcommand, problem: string): Content {
+  if (sub === 'help') return helpView(surface);
   return {
-    text: esc(`${problem} Usage: ${COMMAND} ${USAGE[sub].syntax}`),
-    blocks: [section(`:warning: ${esc(problem)}`), section(line(sub))],
+    summary: r`${problem} Usage: ${command(USAGE[sub].syntax)}`,
+    parts: [text([icon('warning'), ' ', problem]), text(usage(surface, sub))],
   };
 }
 
-export function unknownMessage(typed: string): Message {
-  return helpMessage(`I don't know ${code(esc(typed))}. Here is what ${code(COMMAND)} can do:`);
+export function unknownView(surface: Surface, typed: string): Content {
+  return helpView(surface, r`I don't know ${code(typed)}. Here is what ${command('')} can do:`);
 }

@@ -3,15 +3,12 @@
  * first, each with a PDF button; `overdue` keeps the overdue ones.
  */
 import { AGING_BUCKETS, AGING_LABELS, type AgedInvoice } from '../../shared/reports/index.ts';
-import { type Block, button, context, fields, header, type Message, section } from '../../slack-bot/blocks/kit.ts';
-import { moreLine, take } from '../../slack-bot/blocks/limits.ts';
-import { bold, dayOf, escLine, money, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
-import { pdfRef } from './balance.ts';
-import { ACTION } from './common.ts';
+import { type Content, field, fields, note, type Part, text, title } from '../content/document.ts';
+import { dayOf, money, moreLine, plural, take } from '../content/format.ts';
+import { b, icon, joinRich, line, type Rich, r } from '../content/rich.ts';
+import { pdfRef, STATUS } from './balance.ts';
 
 export const MAX_LISTED_INVOICES = 20;
-
-const STATUS: Record<string, string> = { sent: 'sent', partially_paid: 'partially paid', paid: 'paid' };
 
 export interface InvoicesViewOptions {
   timeZone: string;
@@ -21,64 +18,69 @@ export interface InvoicesViewOptions {
   overdueOnly: boolean;
 }
 
-export const overdueText = (days: number | null) =>
-  days === null ? 'no payment terms' : days > 0 ? `*${plural(days, 'day')} overdue*` : 'not yet due';
+export const overdueText = (days: number | null): Rich =>
+  days === null ? ['no payment terms'] : days > 0 ? [b(`${plural(days, 'day')} overdue`)] : ['not yet due'];
 
-export function invoicesMessage(invoices: readonly AgedInvoice[], opts: InvoicesViewOptions): Message {
+export function invoicesView(invoices: readonly AgedInvoice[], opts: InvoicesViewOptions): Content {
   const what = opts.overdueOnly ? 'Overdue invoices' : 'Open invoices';
-  const blocks: Block[] = [header(opts.customerName ? `${what}: ${plain(opts.customerName)}` : what)];
-  const shownAll = opts.overdueOnly ? invoices.filter((i) => (i.daysOverdue ?? 0) > 0) : invoices;
+  const parts: Part[] = [title(opts.customerName ? `${what}: ${line(opts.customerName)}` : what)];
+  const shownAll = opts.overdueOnly ? invoices.filter((inv) => (inv.daysOverdue ?? 0) > 0) : invoices;
   if (shownAll.length === 0) {
-    const text = opts.overdueOnly ? 'No overdue invoices.' : 'No open invoices.';
-    blocks.push(section(`:white_check_mark: ${text}`));
-    return { text, blocks };
+    const none = opts.overdueOnly ? 'No overdue invoices.' : 'No open invoices.';
+    parts.push(text([icon('ok'), ' ', none]));
+    return { summary: [none], parts };
   }
-  for (const currency of [...new Set(shownAll.map((i) => i.currency))].sort()) {
-    const mine = shownAll.filter((i) => i.currency === currency);
+  for (const currency of [...new Set(shownAll.map((inv) => inv.currency))].sort()) {
+    const mine = shownAll.filter((inv) => inv.currency === currency);
     const sum = (bucket: string) =>
       money(
-        mine.filter((i) => i.bucket === bucket).reduce((s, i) => s + i.balance_cents, 0),
+        mine.filter((inv) => inv.bucket === bucket).reduce((t, inv) => t + inv.balance_cents, 0),
         currency,
       );
-    blocks.push(
+    parts.push(
       fields(
-        AGING_BUCKETS.map((b) => `*${AGING_LABELS[b].replace(/^./, (c) => c.toUpperCase())}*\n${sum(b)}`),
-        `*${money(
-          mine.reduce((s, i) => s + i.balance_cents, 0),
-          currency,
-        )} ${currency.toUpperCase()}* open in ${plural(mine.length, 'invoice')}`,
+        AGING_BUCKETS.map((bucket) =>
+          field(
+            AGING_LABELS[bucket].replace(/^./, (c) => c.toUpperCase()),
+            [sum(bucket)],
+          ),
+        ),
+        r`${b(
+          `${money(
+            mine.reduce((t, inv) => t + inv.balance_cents, 0),
+            currency,
+          )} ${currency.toUpperCase()}`,
+        )} open in ${plural(mine.length, 'invoice')}`,
       ),
     );
   }
   const { shown, more } = take(shownAll, MAX_LISTED_INVOICES);
   // One customer asked for names none per line, unless it is a group covering several.
-  const several = !opts.customerName || new Set(shownAll.map((i) => i.customer_id)).size > 1;
-  shown.forEach((inv, idx) => {
+  const several = !opts.customerName || new Set(shownAll.map((inv) => inv.customer_id)).size > 1;
+  for (const inv of shown) {
     const who = [
       several ? opts.customerNames.get(inv.customer_id) : null,
       inv.department_id ? (opts.departmentNames.get(inv.department_id) ?? inv.department_id) : 'all departments',
     ]
       .filter(Boolean)
-      .map((s) => escLine(s))
+      .map((name) => line(name))
       .join(' › ');
     const due = inv.due_at ? `due ${dayOf(inv.due_at, opts.timeZone)}` : null;
-    const line1 = [bold(escLine(inv.invoice_number)), who, due, overdueText(inv.daysOverdue)]
-      .filter(Boolean)
-      .join(' · ');
-    const line2 = `*${money(inv.balance_cents, inv.currency)}* open of ${money(inv.total_cents, inv.currency)} · ${STATUS[inv.status] ?? escLine(inv.status)} · issued ${dayOf(inv.issued_at, opts.timeZone)}`;
-    blocks.push(
-      section(`${line1}\n${line2}`, button('PDF', `${ACTION.pdf}:${idx}`, JSON.stringify(pdfRef(inv, opts.timeZone)))),
-    );
-  });
-  if (more) blocks.push(context(moreLine(more, 'invoices', '(name a customer to narrow the list)')));
-  blocks.push(
-    context(
+    const line1 = joinRich([b(line(inv.invoice_number)), who, due, overdueText(inv.daysOverdue)], ' · ');
+    const line2 = r`${b(money(inv.balance_cents, inv.currency))} open of ${money(inv.total_cents, inv.currency)} · ${STATUS[inv.status] ?? line(inv.status)} · issued ${dayOf(inv.issued_at, opts.timeZone)}`;
+    parts.push(text(r`${line1}\n${line2}`, { kind: 'pdf', invoice: pdfRef(inv, opts.timeZone) }));
+  }
+  if (more) parts.push(note([moreLine(more, 'invoices', '(name a customer to narrow the list)')]));
+  parts.push(
+    note([
       'Days overdue are org-local days since the due day; an invoice due today is not yet overdue. Consolidated invoices show "all departments".',
-    ),
+    ]),
   );
   const worst = shownAll[0]!;
   return {
-    text: `${what}: ${shownAll.length}. Most overdue: ${escLine(worst.invoice_number)}${(worst.daysOverdue ?? 0) > 0 ? `, ${worst.daysOverdue} days overdue` : ''}.`,
-    blocks,
+    summary: [
+      `${what}: ${shownAll.length}. Most overdue: ${line(worst.invoice_number)}${(worst.daysOverdue ?? 0) > 0 ? `, ${worst.daysOverdue} days overdue` : ''}.`,
+    ],
+    parts,
   };
 }

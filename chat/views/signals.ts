@@ -2,19 +2,16 @@
 import { groupSignals, SHORTFALL_KINDS } from '../../shared/reports/index.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import type { InventorySignal } from '../../shared/schemas/inventory.ts';
-import { type Block, context, header, type Message, section } from '../../slack-bot/blocks/kit.ts';
-import { chunkLines, LIMITS, moreLine, take } from '../../slack-bot/blocks/limits.ts';
-import { bold, count, escLine, humanize, plain, plural } from '../../slack-bot/blocks/mrkdwn.ts';
+import { type Content, note, type Part, text, title } from '../content/document.ts';
+import { count, humanize, moreLine, plural, take } from '../content/format.ts';
+import { CONTENT_LIMITS, chunkLines } from '../content/limits.ts';
+import { b, type Icon, i, icon, joinRich, line, type Rich, r } from '../content/rich.ts';
 
 export const MAX_GROUPS = 20;
 export const MAX_LINES_PER_GROUP = 12;
 
 const RANK: Record<string, number> = { high: 3, medium: 2, low: 1 };
-export const SEVERITY_ICON: Record<string, string> = {
-  high: ':red_circle:',
-  medium: ':large_orange_circle:',
-  low: ':white_circle:',
-};
+export const SEVERITY_ICON: Record<string, Icon> = { high: 'high', medium: 'medium', low: 'low' };
 
 const isShortfall = (s: InventorySignal) => (SHORTFALL_KINDS as readonly string[]).includes(s.kind);
 
@@ -56,16 +53,20 @@ export function signalSections(signals: readonly InventorySignal[], customers: r
   );
 }
 
-export function signalLine(s: InventorySignal): string {
-  const parts = [`${SEVERITY_ICON[s.severity] ?? ''} ${bold(humanize(s.severity))}`.trim(), humanize(escLine(s.kind))];
+export function signalLine(s: InventorySignal): Rich {
+  const severity = SEVERITY_ICON[s.severity];
+  const parts: Rich[] = [
+    severity ? r`${icon(severity)} ${b(humanize(s.severity))}` : [b(humanize(s.severity))],
+    [humanize(line(s.kind))],
+  ];
   // Most summaries name the item already.
-  if (!s.item_name) parts.push('all items');
-  else if (!s.summary.toLowerCase().includes(s.item_name.toLowerCase())) parts.push(escLine(s.item_name));
-  let line = `${parts.join(' · ')}: ${escLine(s.summary)}`;
-  if (s.status === 'acknowledged') line += ' _(acknowledged)_';
-  if (s.kind === 'circulation_breach' && s.suggested_order_qty !== null)
-    line += ` · suggested order *${count(s.suggested_order_qty)}*`;
-  return line;
+  if (!s.item_name) parts.push(['all items']);
+  else if (!s.summary.toLowerCase().includes(s.item_name.toLowerCase())) parts.push([line(s.item_name)]);
+  return r`${joinRich(parts, ' · ')}: ${line(s.summary)}${s.status === 'acknowledged' ? [' ', i('(acknowledged)')] : ''}${
+    s.kind === 'circulation_breach' && s.suggested_order_qty !== null
+      ? [' · suggested order ', b(count(s.suggested_order_qty))]
+      : ''
+  }`;
 }
 
 export interface SignalsViewOptions {
@@ -73,46 +74,47 @@ export interface SignalsViewOptions {
   customerName?: string | undefined;
 }
 
-export function signalsMessage(
+export function signalsView(
   signals: readonly InventorySignal[],
   customers: readonly Customer[],
   opts: SignalsViewOptions = {},
-): Message {
-  const scope = [opts.kind ? humanize(opts.kind) : null, opts.customerName ? plain(opts.customerName) : null]
+): Content {
+  const scope = [opts.kind ? humanize(opts.kind) : null, opts.customerName ? line(opts.customerName) : null]
     .filter(Boolean)
     .join(', ');
-  const blocks: Block[] = [header(scope ? `Inventory signals: ${scope}` : 'Inventory signals')];
+  const parts: Part[] = [title(scope ? `Inventory signals: ${scope}` : 'Inventory signals')];
   if (signals.length === 0) {
-    blocks.push(section(':white_check_mark: No open or acknowledged signals.'));
-    return { text: 'No open or acknowledged inventory signals.', blocks };
+    parts.push(text([icon('ok'), ' No open or acknowledged signals.']));
+    return { summary: ['No open or acknowledged inventory signals.'], parts };
   }
   const shortfalls = signals.filter(isShortfall).length;
   const sections = signalSections(signals, customers);
-  blocks.push(
-    context(
+  parts.push(
+    note([
       `${plural(signals.length, 'signal')} (${plural(shortfalls, 'shortfall')}) in ${plural(sections.length, 'group')}; shortfalls first, then by severity.`,
-    ),
+    ]),
   );
-  // Room for the groups: 50 blocks less the header, the summary, a "more" line and the share button.
-  const budget = LIMITS.blocks - blocks.length - 2;
+  // Room for the groups: the limit less the title, the summary, a "more" line and the share button.
+  const budget = CONTENT_LIMITS.parts - parts.length - 2;
   let shownGroups = 0;
   for (const s of sections.slice(0, MAX_GROUPS)) {
-    const title = `${bold(escLine(s.customerName))}${s.departmentName ? ` › ${escLine(s.departmentName)}` : ''}`;
-    const lines = take(s.signals, MAX_LINES_PER_GROUP);
-    const body = [title, ...lines.shown.map(signalLine)];
-    if (lines.more) body.push(moreLine(lines.more, 'signals'));
+    const heading = r`${b(line(s.customerName))}${s.departmentName ? ` › ${line(s.departmentName)}` : ''}`;
+    const listed = take(s.signals, MAX_LINES_PER_GROUP);
+    const body: Rich[] = [heading, ...listed.shown.map(signalLine)];
+    if (listed.more) body.push([moreLine(listed.more, 'signals')]);
     const chunks = chunkLines(body);
-    if (blocks.length - 2 + chunks.length > budget) break;
-    for (const chunk of chunks) blocks.push(section(chunk));
+    if (parts.length - 2 + chunks.length > budget) break;
+    for (const chunk of chunks) parts.push(text(chunk));
     shownGroups++;
   }
   const moreGroups = sections.length - shownGroups;
-  if (moreGroups)
-    blocks.push(context(moreLine(moreGroups, 'groups', '(name a customer or a kind to narrow the list)')));
+  if (moreGroups) parts.push(note([moreLine(moreGroups, 'groups', '(name a customer or a kind to narrow the list)')]));
   const first = sections[0]!;
   const lead = first.signals[0]!;
   return {
-    text: `${plural(signals.length, 'inventory signal')}, ${plural(shortfalls, 'shortfall')}. Top: ${escLine(first.customerName)}${first.departmentName ? ` › ${escLine(first.departmentName)}` : ''}: ${escLine(lead.summary)}`,
-    blocks,
+    summary: [
+      `${plural(signals.length, 'inventory signal')}, ${plural(shortfalls, 'shortfall')}. Top: ${line(first.customerName)}${first.departmentName ? ` › ${line(first.departmentName)}` : ''}: ${line(lead.summary)}`,
+    ],
+    parts,
   };
 }

@@ -2,58 +2,55 @@
 import type { TicketWithLabel } from '../../shared/reports/index.ts';
 import { ticketStatusLabel } from '../../shared/reports/index.ts';
 import type { QualityTicket } from '../../shared/schemas/quality.ts';
-import { type Block, context, fields, header, type Message, section } from '../../slack-bot/blocks/kit.ts';
-import { chunkLines, LIMITS, moreLine, take, truncate } from '../../slack-bot/blocks/limits.ts';
-import { bold, code, esc, escLine, humanize, plain, plural, when } from '../../slack-bot/blocks/mrkdwn.ts';
 import type { TicketFilter } from '../answers/grammar.ts';
+import { type Content, field, fields, note, type Part, text, title } from '../content/document.ts';
+import { humanize, moreLine, plural, take, when } from '../content/format.ts';
+import { CONTENT_LIMITS, chunkLines, truncateRich } from '../content/limits.ts';
+import { b, command, type Icon, icon, line, quote, type Rich, r } from '../content/rich.ts';
 
 export const MAX_EVENTS = 15;
 export const MAX_TICKETS = 30;
 
-const STATUS_ICON: Record<string, string> = {
-  new: ':new:',
-  acknowledged: ':eyes:',
-  in_progress: ':hammer_and_wrench:',
-  resolved: ':white_check_mark:',
-  verified: ':white_check_mark:',
+const STATUS_ICON: Record<string, Icon> = {
+  new: 'new',
+  acknowledged: 'eyes',
+  in_progress: 'working',
+  resolved: 'ok',
+  verified: 'ok',
 };
 
-/** A multi-line note as a mrkdwn block quote. */
-const quote = (text: string) =>
-  esc(text)
-    .split(/\r?\n/)
-    .map((l) => `>${l}`)
-    .join('\n');
-
-export function ticketMessage(t: TicketWithLabel, timeZone: string): Message {
-  const blocks: Block[] = [header(`${plain(t.ticket_number)}: ${plain(t.subject)}`)];
-  blocks.push(
+export function ticketView(t: TicketWithLabel, timeZone: string): Content {
+  const parts: Part[] = [title(`${line(t.ticket_number)}: ${line(t.subject)}`)];
+  const status = STATUS_ICON[t.status];
+  parts.push(
     fields([
-      `*Status*\n${[STATUS_ICON[t.status], esc(t.statusLabel)].filter(Boolean).join(' ')}`,
-      `*Kind*\n${escLine(t.kind_label)}`,
-      `*Opened*\n${when(t.created_at, timeZone)}`,
-      `*Acknowledged*\n${when(t.acknowledged_at, timeZone)}`,
-      `*Resolved*\n${when(t.resolved_at, timeZone)}`,
-      `*Last correspondence*\n${when(t.last_correspondence_at, timeZone)}`,
+      field('Status', status ? r`${icon(status)} ${t.statusLabel}` : [t.statusLabel]),
+      field('Kind', [line(t.kind_label)]),
+      field('Opened', [when(t.created_at, timeZone)]),
+      field('Acknowledged', [when(t.acknowledged_at, timeZone)]),
+      field('Resolved', [when(t.resolved_at, timeZone)]),
+      field('Last correspondence', [when(t.last_correspondence_at, timeZone)]),
     ]),
   );
   if (t.resolution_note)
-    blocks.push(section(truncate(`*Resolution*\n${quote(t.resolution_note)}`, LIMITS.sectionText)));
+    parts.push(text(truncateRich(r`${b('Resolution')}\n${quote(t.resolution_note)}`, CONTENT_LIMITS.text)));
   const events = t.customer_visible_events;
   if (events.length) {
     // The latest updates matter most; keep them, oldest first.
     const skipped = Math.max(0, events.length - MAX_EVENTS);
-    const lines = events.slice(skipped).map((e) => {
-      const body = e.body ? `: ${escLine(e.body)}` : '';
-      return `• ${when(e.created_at, timeZone)} · ${humanize(escLine(e.actor_kind))} · ${humanize(escLine(e.event_type))}${body}`;
+    const eventLines = events.slice(skipped).map((e): Rich => {
+      const body = e.body ? `: ${line(e.body)}` : '';
+      return [
+        `• ${when(e.created_at, timeZone)} · ${humanize(line(e.actor_kind))} · ${humanize(line(e.event_type))}${body}`,
+      ];
     });
     const head = skipped
-      ? `*Updates* (latest ${MAX_EVENTS} of ${events.length}; ${moreLine(skipped, 'earlier')})`
-      : '*Updates*';
-    for (const chunk of chunkLines([head, ...lines])) blocks.push(section(chunk));
+      ? r`${b('Updates')} (latest ${String(MAX_EVENTS)} of ${String(events.length)}; ${moreLine(skipped, 'earlier')})`
+      : [b('Updates')];
+    for (const chunk of chunkLines([head, ...eventLines])) parts.push(text(chunk));
   }
-  blocks.push(context(`Times in ${esc(timeZone)}.`));
-  return { text: `${escLine(t.ticket_number)}: ${escLine(t.statusLabel)}. ${escLine(t.subject)}`, blocks };
+  parts.push(note([`Times in ${timeZone}.`]));
+  return { summary: [`${line(t.ticket_number)}: ${line(t.statusLabel)}. ${line(t.subject)}`], parts };
 }
 
 const FILTER_TITLE: Record<TicketFilter, string> = {
@@ -65,9 +62,10 @@ const FILTER_TITLE: Record<TicketFilter, string> = {
   verified: 'Verified tickets',
 };
 
-export function ticketLine(t: QualityTicket, timeZone: string, customerName?: string | undefined): string {
-  const who = customerName ? ` · ${escLine(customerName)}` : '';
-  return `${STATUS_ICON[t.status] ?? '•'} ${bold(escLine(t.ticket_number))}${who} · ${escLine(ticketStatusLabel(t))} · ${escLine(t.kind_label)} · opened ${when(t.created_at, timeZone).slice(0, 10)}: ${escLine(t.subject)}`;
+export function ticketLine(t: QualityTicket, timeZone: string, customerName?: string | undefined): Rich {
+  const who = customerName ? ` · ${line(customerName)}` : '';
+  const status = STATUS_ICON[t.status];
+  return r`${status ? icon(status) : '•'} ${b(line(t.ticket_number))}${who} · ${line(ticketStatusLabel(t))} · ${line(t.kind_label)} · opened ${when(t.created_at, timeZone).slice(0, 10)}: ${line(t.subject)}`;
 }
 
 export interface TicketsViewOptions {
@@ -78,37 +76,35 @@ export interface TicketsViewOptions {
 }
 
 /** Tickets newest first. */
-export function ticketsMessage(
+export function ticketsView(
   tickets: readonly (QualityTicket & { customerId?: string })[],
   filter: TicketFilter,
   timeZone: string,
   opts: TicketsViewOptions = {},
-): Message {
-  const title = opts.customerName ? `${FILTER_TITLE[filter]}: ${plain(opts.customerName)}` : FILTER_TITLE[filter];
-  const blocks: Block[] = [header(title)];
+): Content {
+  const heading = opts.customerName ? `${FILTER_TITLE[filter]}: ${line(opts.customerName)}` : FILTER_TITLE[filter];
+  const parts: Part[] = [title(heading)];
   if (tickets.length === 0) {
-    const none = `No ${FILTER_TITLE[filter].toLowerCase()}${opts.customerName ? ` for ${escLine(opts.customerName)}` : ''}.`;
-    blocks.push(section(filter === 'open' ? `:tada: ${none}` : none));
-    return { text: none, blocks };
+    const none = `No ${FILTER_TITLE[filter].toLowerCase()}${opts.customerName ? ` for ${line(opts.customerName)}` : ''}.`;
+    parts.push(text(filter === 'open' ? [icon('party'), ' ', none] : [none]));
+    return { summary: [none], parts };
   }
-  const sorted = [...tickets].sort((a, b) =>
-    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.ticket_number.localeCompare(b.ticket_number),
+  const sorted = [...tickets].sort((a, c) =>
+    a.created_at < c.created_at ? 1 : a.created_at > c.created_at ? -1 : a.ticket_number.localeCompare(c.ticket_number),
   );
   const { shown, more } = take(sorted, MAX_TICKETS);
   // One customer asked for names none per line, unless it is a group covering several.
   const several = !opts.customerName || new Set(tickets.map((t) => t.customerId)).size > 1;
-  const lines = shown.map((t) =>
+  const list = shown.map((t) =>
     ticketLine(t, timeZone, several && t.customerId ? opts.customerNames?.get(t.customerId) : undefined),
   );
-  if (more) lines.push(moreLine(more, 'tickets'));
-  for (const chunk of chunkLines(lines)) blocks.push(section(chunk));
-  blocks.push(
-    context(
-      `${plural(tickets.length, 'ticket')}, newest first. ${code(esc('/linen ticket <number>'))} shows one in full.`,
-    ),
+  if (more) list.push([moreLine(more, 'tickets')]);
+  for (const chunk of chunkLines(list)) parts.push(text(chunk));
+  parts.push(
+    note(r`${plural(tickets.length, 'ticket')}, newest first. ${command('ticket <number>')} shows one in full.`),
   );
   return {
-    text: `${title}: ${tickets.length}. Newest: ${escLine(sorted[0]!.ticket_number)} ${escLine(sorted[0]!.subject)}`,
-    blocks,
+    summary: [`${heading}: ${tickets.length}. Newest: ${line(sorted[0]!.ticket_number)} ${line(sorted[0]!.subject)}`],
+    parts,
   };
 }

@@ -7,14 +7,17 @@
  */
 import { createInterface } from 'node:readline';
 import { answerText } from '../../chat/answers/answer.ts';
+import { code, r } from '../../chat/content/rich.ts';
+import type { DigestChannels } from '../../chat/digests/digest-answers.ts';
 import { type DigestStore, keyRefOf, openDigestStore } from '../../chat/digests/index.ts';
 import { LinenService } from '../../chat/linen.ts';
 import { createLogger } from '../../chat/logging/logger.ts';
 import { isIsoDay, isValidTimeZone } from '../../shared/dates.ts';
 import { startOfDayInZone } from '../../shared/day-start.ts';
+import { toSlackMessage } from '../../slack-bot/blocks/render.ts';
 import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../../slack-bot/config.ts';
 import { renderMessage } from '../../slack-bot/console-render.ts';
-import type { SlackClient } from '../../slack-bot/digests/slack.ts';
+import { SLACK_SURFACE } from '../../slack-bot/surface.ts';
 
 export const DEMO_KEY = 'lk_live_demo_all_access';
 export const DEMO_TIME_ZONE = 'America/Chicago';
@@ -22,23 +25,16 @@ export const DEMO_TIME_ZONE = 'America/Chicago';
 export const CONSOLE_USER = 'U0CONSOLE';
 export const CONSOLE_CHANNEL = 'C0CONSOLE';
 
-/** No Slack here: every channel counts as postable, and `#console` is the one channel known by name. */
-const consoleSlack = {
-  conversations: {
-    info: async ({ channel }: { channel: string }) => ({ ok: true, channel: { id: channel, is_member: true } }),
-    list: async () => ({
-      ok: true,
-      channels: [{ id: CONSOLE_CHANNEL, name: 'console' }],
-      response_metadata: { next_cursor: '' },
-    }),
-    history: async () => ({ ok: true, messages: [] }),
-  },
-  chat: {
-    postMessage: async () => {
-      throw new Error('console mode posts nothing to Slack');
-    },
-  },
-} as unknown as SlackClient;
+/** No chat platform here: every channel counts as postable, and `#console` is the one channel known by name. */
+const consoleChannels: DigestChannels = {
+  resolve: async (arg) =>
+    'id' in arg || arg.name === 'console'
+      ? { id: 'id' in arg ? arg.id : CONSOLE_CHANNEL }
+      : {
+          problem: r`I can't find a channel named #${arg.name}: check the spelling, and if it is private, run ${code('/invite @Linen')} in it first.`,
+        },
+  canPost: async () => null,
+};
 
 export interface ConsoleOptions {
   env: Record<string, string | undefined>;
@@ -104,15 +100,16 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
         { databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR },
         {},
       )),
-    slack: consoleSlack,
+    platform: 'slack' as const,
+    channels: consoleChannels,
     keyRef: apiKey ? keyRefOf(apiKey) : undefined,
     // The person at the terminal runs the bot: LINEN_ADMIN_USER_IDS is checked for its form only.
     adminUserIds: digestConfig.adminUserIds.length ? [CONSOLE_USER] : [],
   };
   const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, teamId: null };
   const ask = async (line: string) => {
-    const m = await answerText(stripCommand(line), { linen, logger, now, digests, caller });
-    print(renderMessage(m));
+    const m = await answerText(stripCommand(line), { linen, logger, now, digests, caller, surface: SLACK_SURFACE });
+    print(renderMessage(toSlackMessage(m.content)));
   };
 
   try {

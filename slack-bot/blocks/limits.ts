@@ -1,8 +1,9 @@
 /**
- * Slack's Block Kit limits, and a limiter that makes any message fit them. Views truncate lists themselves
- * (so the count of what is left out names the right thing: "…and 12 more invoices"); `fitMessage` is the
- * safety net every message passes through before it is sent.
+ * Slack's Block Kit limits, and a limiter that makes any message fit them. Views build within the content
+ * limits (chat/content/limits.ts) and truncate lists themselves, so the count of what is left out names the right
+ * thing ("…and 12 more invoices"); `fitMessage` is the safety net every message passes through before it is sent.
  */
+import { moreLine } from '../../chat/content/format.ts';
 import { type Block, type Button, context, type Message, type Mrkdwn, type PlainText } from './kit.ts';
 
 export const LIMITS = {
@@ -37,38 +38,6 @@ export function truncate(text: string, max: number): string {
   const last = text.charCodeAt(cut - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut--;
   return `${text.slice(0, cut)}…`;
-}
-
-export interface Taken<T> {
-  shown: T[];
-  more: number;
-}
-
-export function take<T>(items: readonly T[], max: number): Taken<T> {
-  return { shown: items.slice(0, Math.max(0, max)), more: Math.max(0, items.length - max) };
-}
-
-export function moreLine(more: number, noun: string, hint?: string): string {
-  return `…and ${more.toLocaleString('en-US')} more ${noun}${hint ? ` ${hint}` : ''}`;
-}
-
-/**
- * Join lines into section texts of at most 3000 characters each (one block per chunk), so a long list
- * is never cut mid-line.
- */
-export function chunkLines(lines: readonly string[], max: number = LIMITS.sectionText): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const raw of lines) {
-    const line = truncate(raw, max);
-    if (cur !== '' && cur.length + 1 + line.length > max) {
-      out.push(cur);
-      cur = '';
-    }
-    cur = cur === '' ? line : `${cur}\n${line}`;
-  }
-  if (cur !== '') out.push(cur);
-  return out;
 }
 
 const fitPlain = (t: PlainText, max: number): PlainText => ({ ...t, text: truncate(t.text || ' ', max) });

@@ -1,9 +1,10 @@
 /** Every listener, registered the way slack-samples/bolt-ts-starter-template does: one `register` per kind. */
 import type { App } from '@slack/bolt';
-import type { WorkspaceDeps } from '../../chat/connections/answer-in-place.ts';
+import type { Deadlines } from '../../chat/answers/answer-in-time.ts';
+import type { PlaceDeps } from '../../chat/connections/answer-in-place.ts';
 import type { BotMetrics } from '../../chat/operations/metrics.ts';
+import type { SlackClient } from '../digests/slack.ts';
 import actions from './actions/index.ts';
-import type { Deadlines } from './answer-in-time.ts';
 import commands from './commands/index.ts';
 import ignored from './ignored/index.ts';
 import views from './views/index.ts';
@@ -13,7 +14,9 @@ import views from './views/index.ts';
  * `deadlines`: when a person sees the interim message and the "not answering" sentence (default:
  * INTERACTIVE_DEADLINES).
  */
-export type BotDeps = WorkspaceDeps & {
+export type BotDeps = PlaceDeps & {
+  /** The bot's own client (one workspace): it checks the channels digests are subscribed in. */
+  digestSlack?: SlackClient | undefined;
   deadlines?: Deadlines | undefined;
   /** Counts each command and button by its outcome, and the time to its answer. */
   metrics?: Pick<BotMetrics, 'command' | 'action'> | undefined;

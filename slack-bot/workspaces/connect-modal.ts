@@ -4,10 +4,11 @@
  * default or this channel's only. After a successful check the modal is replaced by what the key can see.
  */
 
-import { EVERYWHERE, isDirectMessage, SCOPES, type Scope } from '../../chat/connections/connection.ts';
+import { EVERYWHERE, SCOPES, type Scope } from '../../chat/connections/connection.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import { LIMITS, truncate } from '../blocks/limits.ts';
 import { escLine, plain } from '../blocks/mrkdwn.ts';
+import { isSlackDirectMessage } from '../direct-message.ts';
 
 export const CONNECT_CALLBACK = 'linen_connect';
 export const FIELD = { apiKey: 'api_key', baseUrl: 'base_url', timeZone: 'timezone', place: 'place' } as const;
@@ -35,7 +36,7 @@ export interface ConnectModalOptions {
 
 export function connectModal(o: ConnectModalOptions) {
   const urls = o.allowedBaseUrls.map((u) => option(u, u));
-  const inChannel = !isDirectMessage(o.channelId);
+  const inChannel = !isSlackDirectMessage(o.channelId);
   const places = [
     option('Every channel (the workspace default)', EVERYWHERE),
     option('Only the channel where I typed /linen connect', o.channelId),

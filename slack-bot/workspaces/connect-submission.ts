@@ -1,16 +1,12 @@
 /**
- * The `linen_connect` modal's submission: check the fields, check the key against the API, save it sealed and
- * answer with what it can see (`response_action: update`), or put one sentence on the field at fault
+ * The `linen_connect` modal's submission: its fields read, the key connected (chat/connections/connect-key.ts),
+ * and Slack answered with what the key can see (`response_action: update`), or one sentence on the field at fault
  * (`response_action: errors`). The key is never logged or echoed.
  */
 
-import { describeError } from '../../chat/answers/friendly-errors.ts';
-import { EVERYWHERE, isDirectMessage, lastFourOf } from '../../chat/connections/connection.ts';
-import type { ConnectionStore } from '../../chat/connections/connection-store.ts';
-import { type CheckKeyOptions, checkKey } from '../../chat/connections/key-check.ts';
-import type { BotLogger } from '../../chat/logging/logger.ts';
-import { isValidTimeZone } from '../../shared/dates.ts';
-import { AuthenticationError, ConnectionError, LinenError, TimeoutError } from '../../shared/errors.ts';
+import { type ConnectField, type ConnectKeyContext, connectKey } from '../../chat/connections/connect-key.ts';
+import { EVERYWHERE } from '../../chat/connections/connection.ts';
+import { isSlackDirectMessage } from '../direct-message.ts';
 import { ADMINS_ONLY } from './admins.ts';
 import { type ConnectMetadata, connectedView, FIELD } from './connect-modal.ts';
 
@@ -21,29 +17,17 @@ export interface SubmittedView {
   state: { values: Record<string, Record<string, StateValue>> };
 }
 
-export interface ConnectSubmissionContext {
-  teamId: string;
-  /** The workspace's Enterprise Grid organization, when it has one. */
-  enterpriseId?: string | undefined;
-  userId: string;
-  connections: ConnectionStore;
-  allowedBaseUrls: readonly string[];
-  isAdmin: () => Promise<boolean>;
-  createClient?: CheckKeyOptions['createClient'];
-  /** Called with the key as soon as it is read, so the log scrubber knows it. */
-  onSecret?: ((secret: string) => void) | undefined;
-  logger?: BotLogger | undefined;
-  now?: (() => number) | undefined;
-}
+export type ConnectSubmissionContext = Omit<ConnectKeyContext, 'platform' | 'adminsOnly'>;
 
 export type SubmissionAnswer =
   | { response_action: 'errors'; errors: Record<string, string> }
   | { response_action: 'update'; view: ReturnType<typeof connectedView> };
 
-const fieldError = (field: string, sentence: string): SubmissionAnswer => ({
-  response_action: 'errors',
-  errors: { [field]: sentence },
-});
+const FIELD_OF: Record<ConnectField, string> = {
+  apiKey: FIELD.apiKey,
+  baseUrl: FIELD.baseUrl,
+  timeZone: FIELD.timeZone,
+};
 
 function fieldValue(view: SubmittedView, field: string): string | undefined {
   const v = view.state.values[field]?.[field];
@@ -52,29 +36,7 @@ function fieldValue(view: SubmittedView, field: string): string | undefined {
   return t ? t : undefined;
 }
 
-function keyProblem(err: unknown, baseUrl: string): string {
-  if (err instanceof AuthenticationError) return 'The Linen API rejected this key; check it and paste it again.';
-  if (err instanceof ConnectionError || err instanceof TimeoutError)
-    return `The Linen API at ${baseUrl} did not answer in time; try again in a minute.`;
-  if (err instanceof LinenError) return err.userMessage;
-  return 'The key could not be checked just now; try again in a minute.';
-}
-
 export async function submitConnect(view: SubmittedView, ctx: ConnectSubmissionContext): Promise<SubmissionAnswer> {
-  const apiKey = fieldValue(view, FIELD.apiKey);
-  if (apiKey) ctx.onSecret?.(apiKey);
-  if (!(await ctx.isAdmin())) return fieldError(FIELD.apiKey, ADMINS_ONLY);
-  if (!apiKey) return fieldError(FIELD.apiKey, 'Paste the Linen API key.');
-  if (/\s/.test(apiKey)) return fieldError(FIELD.apiKey, 'The key contains spaces or line breaks; paste it again.');
-
-  const baseUrl = fieldValue(view, FIELD.baseUrl) ?? ctx.allowedBaseUrls[0]!;
-  if (!ctx.allowedBaseUrls.includes(baseUrl)) {
-    return fieldError(FIELD.baseUrl, `This bot only connects to ${ctx.allowedBaseUrls.join(', ')}.`);
-  }
-  const timeZone = fieldValue(view, FIELD.timeZone);
-  if (!timeZone || !isValidTimeZone(timeZone)) {
-    return fieldError(FIELD.timeZone, 'Give an IANA timezone such as America/Chicago.');
-  }
   let metadata: Partial<ConnectMetadata> = {};
   try {
     metadata = JSON.parse(view.private_metadata || '{}') as ConnectMetadata;
@@ -84,27 +46,24 @@ export async function submitConnect(view: SubmittedView, ctx: ConnectSubmissionC
   const chosen = fieldValue(view, FIELD.place) ?? EVERYWHERE;
   // Only the default or the channel the modal was opened in: a forged place binds the default.
   const place =
-    chosen !== EVERYWHERE && chosen === metadata.channelId && !isDirectMessage(chosen) ? chosen : EVERYWHERE;
-
-  let report: Awaited<ReturnType<typeof checkKey>>;
-  try {
-    report = await checkKey({ apiKey, baseUrl, timeZone, createClient: ctx.createClient });
-  } catch (err) {
-    ctx.logger?.info(`connect for ${ctx.teamId}: the key was refused: ${describeError(err)}`);
-    return fieldError(FIELD.apiKey, keyProblem(err, baseUrl));
-  }
-  const now = new Date((ctx.now ?? Date.now)());
-  const saved = await ctx.connections.saveKey(
-    ctx.teamId,
-    { place, apiKey, baseUrl, timeZone, scopes: report.scopes, connectedBy: ctx.userId },
-    now,
-    ctx.enterpriseId,
+    chosen !== EVERYWHERE && chosen === metadata.channelId && !isSlackDirectMessage(chosen) ? chosen : EVERYWHERE;
+  const result = await connectKey(
+    {
+      apiKey: fieldValue(view, FIELD.apiKey),
+      baseUrl: fieldValue(view, FIELD.baseUrl),
+      timeZone: fieldValue(view, FIELD.timeZone),
+      place,
+    },
+    { ...ctx, platform: 'slack', adminsOnly: ADMINS_ONLY },
   );
-  ctx.logger?.info(
-    `connect for ${ctx.teamId}: key ${saved.keyRef} bound to ${place} by ${ctx.userId} (${report.scopes.join(', ') || 'no scope'})`,
-  );
+  if (!result.ok) return { response_action: 'errors', errors: { [FIELD_OF[result.field]]: result.sentence } };
   return {
     response_action: 'update',
-    view: connectedView({ lastFour: lastFourOf(apiKey), place, customers: report.customers, scopes: report.scopes }),
+    view: connectedView({
+      lastFour: result.lastFour,
+      place: result.place,
+      customers: result.customers,
+      scopes: result.scopes,
+    }),
   };
 }

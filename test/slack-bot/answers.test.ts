@@ -3,8 +3,8 @@
  * the response_url), against the sandbox: expected figures are computed here from the sandbox's own rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { money } from '../../chat/content/format.ts';
 import { addDays } from '../../shared/dates.ts';
-import { money } from '../../slack-bot/blocks/mrkdwn.ts';
 import {
   expectedDaysOverdue,
   expectedLocations,

@@ -10,6 +10,7 @@ import { ArgsError, parseSubscribeArgs, tokenize } from '../../chat/digests/subs
 import { LinenService } from '../../chat/linen.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createLinenClient } from '../../shared/node.ts';
+import { asSlack } from '../support/digest-env.ts';
 import { artefactsIn, hostileText, hostileToken, runs } from '../support/hostile.ts';
 import { validateMessage } from '../support/slack-blockkit.ts';
 
@@ -94,7 +95,9 @@ describe('the whole answer', () => {
   it('answers any command text with a valid message that shows no artefact and injects no mention or link', async () => {
     await fc.assert(
       fc.asyncProperty(commandText, async (text) => {
-        const message = await answerText(text, { linen, now: () => Date.parse('2026-11-20T18:00:00Z') });
+        const message = asSlack(
+          (await answerText(text, { linen, now: () => Date.parse('2026-11-20T18:00:00Z') })).content,
+        );
         expect(validateMessage(message)).toEqual([]);
         // What Slack shows: the fallback and the blocks (button values are replayed, never shown).
         const shown = JSON.stringify([message.text, message.blocks], (k, v) => (k === 'value' ? undefined : v));

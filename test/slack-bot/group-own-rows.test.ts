@@ -4,8 +4,8 @@
  * totals the sum of its lines, and nothing of its locations is added.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { money, pct } from '../../chat/content/format.ts';
 import { addDays } from '../../shared/dates.ts';
-import { money, pct } from '../../slack-bot/blocks/mrkdwn.ts';
 import { expectedFill, expectedShort } from '../support/expected-figures.ts';
 import { type GroupVariant, groupWithOwnRows } from '../support/seeded-variants.ts';
 import { allText, type BotUnderTest, type Harness, startHarness, TODAY, TZ } from '../support/slack-harness.ts';

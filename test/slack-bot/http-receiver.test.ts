@@ -4,8 +4,8 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { money } from '../../chat/content/format.ts';
 import { addDays } from '../../shared/dates.ts';
-import { money } from '../../slack-bot/blocks/mrkdwn.ts';
 import { expectedFill } from '../support/expected-figures.ts';
 import {
   allText,

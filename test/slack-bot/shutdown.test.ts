@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { INTERIM_TEXT } from '../../slack-bot/listeners/answer-in-time.ts';
+import { INTERIM_TEXT } from '../../chat/answers/answer-in-time.ts';
 import {
   allText,
   BOT_TOKEN,

@@ -5,10 +5,10 @@
  * it well within 20 s.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { INTERACTIVE_DEADLINES, INTERIM_TEXT } from '../../chat/answers/answer-in-time.ts';
 import { INTERACTIVE_BUDGET } from '../../chat/linen.ts';
 import { TimeoutError } from '../../shared/errors.ts';
 import { createLinenClient } from '../../shared/node.ts';
-import { INTERACTIVE_DEADLINES, INTERIM_TEXT } from '../../slack-bot/listeners/answer-in-time.ts';
 import { allText, type BotUnderTest, type Harness, startHarness, TZ } from '../support/slack-harness.ts';
 
 let h: Harness;

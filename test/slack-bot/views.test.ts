@@ -4,18 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatCommand, parseCommand } from '../../chat/answers/grammar.ts';
-import { balanceMessage } from '../../chat/views/balance.ts';
-import { chooseCustomerMessage, errorMessage, shareFooter } from '../../chat/views/common.ts';
-import { fillRateMessage, sparkline } from '../../chat/views/fillrate.ts';
-import { helpMessage, unknownMessage, usageMessage } from '../../chat/views/help.ts';
-import { invoicesMessage } from '../../chat/views/invoices.ts';
-import { manifestMessage } from '../../chat/views/manifest.ts';
-import { orderMessage } from '../../chat/views/order.ts';
-import { poMessage } from '../../chat/views/po.ts';
-import { rewashMessage } from '../../chat/views/rewash.ts';
-import { shortMessage } from '../../chat/views/short.ts';
-import { signalsMessage } from '../../chat/views/signals.ts';
-import { ticketMessage, ticketsMessage } from '../../chat/views/tickets.ts';
+import { sparkline } from '../../chat/views/fillrate.ts';
 import {
   ageInvoices,
   computeAr,
@@ -35,6 +24,25 @@ import { fitMessage, LIMITS, truncate } from '../../slack-bot/blocks/limits.ts';
 import { esc } from '../../slack-bot/blocks/mrkdwn.ts';
 import { renderMessage } from '../../slack-bot/console-render.ts';
 import { validateMessage } from '../support/slack-blockkit.ts';
+import {
+  balanceMessage,
+  chooseCustomerMessage,
+  errorMessage,
+  fillRateMessage,
+  helpMessage,
+  invoicesMessage,
+  manifestMessage,
+  orderMessage,
+  poMessage,
+  rewashMessage,
+  shareFooter,
+  shortMessage,
+  signalsMessage,
+  ticketMessage,
+  ticketsMessage,
+  unknownMessage,
+  usageMessage,
+} from '../support/slack-views.ts';
 
 const EVIL = 'Ops <!channel> & <@U999|boss> @here <http://evil.example|click me> @everyone';
 const TZ = 'America/Chicago';

@@ -1,14 +1,18 @@
 /** A digest test bench: sandbox over HTTP, fake Slack, a store, a manual clock and tick helpers. */
 import { WebClient } from '@slack/web-api';
+import type { Content } from '../../chat/content/document.ts';
 import { ManualClock } from '../../chat/digests/clock.ts';
-import type { DigestCommandContext } from '../../chat/digests/digest-answers.ts';
+import { ChannelPacer } from '../../chat/digests/delivery/channel-pacer.ts';
+import { type DigestCommandContext, runDigestCommand } from '../../chat/digests/digest-answers.ts';
 import { DigestEngine, type EngineOptions, silentLogger } from '../../chat/digests/engine.ts';
 import { type DigestWorkerOptions, startDigestWorker } from '../../chat/digests/index.ts';
 import { clientsByKeyRef, keyRefOf } from '../../chat/digests/key-ref.ts';
 import { runDigestTick } from '../../chat/digests/runner.ts';
 import { loadSandboxData, type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createLinenClient, type LinenClient } from '../../shared/node.ts';
-import { ChannelPacer } from '../../slack-bot/digests/slack.ts';
+import { toSlackMessage } from '../../slack-bot/blocks/render.ts';
+import { slackDeliveries } from '../../slack-bot/digests/slack.ts';
+import { slackDigestChannels } from '../../slack-bot/digests/slack-channels.ts';
 import { slackFetch } from '../../slack-bot/slack-fetch.ts';
 import { openTestDb, type TestDb } from './digest-db.ts';
 import { type FakeSlack, startFakeSlack } from './digest-slack.ts';
@@ -64,7 +68,7 @@ export async function startDigestEnv(driver: 'pglite' | 'pg', options: { via?: s
     clock,
     linenClientFor,
     engine,
-    tick: (e = main) => runDigestTick({ engine: e, slack: web, linenClientFor, pacer }),
+    tick: (e = main) => runDigestTick({ engine: e, deliveries: slackDeliveries(web), linenClientFor, pacer }),
     async close() {
       await linenClientFor.close();
       await Promise.all([sandbox.close(), slack.close(), db.close()]);
@@ -80,10 +84,11 @@ export const USER = 'U0CREATOR';
 export function commandContext(env: DigestEnv): DigestCommandContext {
   env.slack.members.add(CH);
   return {
+    platform: 'slack',
     userId: USER,
     channelId: CH,
     store: env.db.store,
-    slack: env.web,
+    channels: slackDigestChannels(env.web),
     linen: env.linenClientFor(keyRefOf(KEY)),
     keyRef: keyRefOf(KEY),
     timeZone: TZ,
@@ -91,6 +96,14 @@ export function commandContext(env: DigestEnv): DigestCommandContext {
     adminUserIds: [],
   };
 }
+
+/** A `/linen digest` command answered as Slack shows it (the text fallback and the blocks). */
+export async function slackDigestCommand(args: string, ctx: DigestCommandContext) {
+  return { responseType: 'ephemeral' as const, ...toSlackMessage(await runDigestCommand(args, ctx)) };
+}
+
+/** The answer's Slack rendering, for the suites that check what a person reads. */
+export const asSlack = (content: Content) => toSlackMessage(content);
 
 /** The fallback and every block's text of a reply. */
 export const replyText = (r: { text: string; blocks: unknown[] }) =>
@@ -100,7 +113,7 @@ export const replyText = (r: { text: string; blocks: unknown[] }) =>
 export function startEnvWorker(env: DigestEnv, options: Partial<DigestWorkerOptions> = {}) {
   return startDigestWorker({
     store: env.db.store,
-    slack: env.web,
+    deliveries: slackDeliveries(env.web),
     linenClientFor: env.linenClientFor,
     clock: env.clock,
     pacingMs: 0,

@@ -11,6 +11,7 @@ import { clientsByKeyRef } from '../../chat/digests/key-ref.ts';
 import { openPg, storeOver } from '../../chat/digests/storage/index.ts';
 import type { DigestRun } from '../../chat/digests/storage/types.ts';
 import { createLinenClient } from '../../shared/node.ts';
+import { slackDeliveries } from '../../slack-bot/digests/slack.ts';
 import { webClient } from './digest-env.ts';
 
 const env = process.env;
@@ -36,7 +37,7 @@ const stall = (run: DigestRun) => {
 };
 const worker = startDigestWorker({
   store,
-  slack: webClient(env.SLACK_URL!),
+  deliveries: slackDeliveries(webClient(env.SLACK_URL!)),
   linenClientFor,
   clock,
   tickMs: 20,

@@ -14,7 +14,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { INTERIM_TEXT } from '../../slack-bot/listeners/answer-in-time.ts';
+import { INTERIM_TEXT } from '../../chat/answers/answer-in-time.ts';
 import { createOAuthFake, type OAuthFake } from './slack-oauth-fake.ts';
 import { createWaiters } from './waiters.ts';
 

@@ -96,6 +96,17 @@ INSERT INTO digest_run_shown (run_id, shown)
 DROP TABLE digest_run_signals;
 `,
   },
+  {
+    version: 41,
+    name: 'subscriptions name their chat platform, and where Teams is reached',
+    // Slack subscriptions are all there was. A Teams digest is posted to its conversation through the service URL
+    // of the activity that subscribed it; the channel's name is kept for the answers that list subscriptions.
+    sql: `
+ALTER TABLE digest_subscriptions ADD COLUMN platform text NOT NULL DEFAULT 'slack';
+ALTER TABLE digest_subscriptions ADD COLUMN service_url text;
+ALTER TABLE digest_subscriptions ADD COLUMN channel_name text
+`,
+  },
 ];
 
 export async function migrate(db: SqlExecutor): Promise<number[]> {

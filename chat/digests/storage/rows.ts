@@ -9,11 +9,14 @@ export const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v)
 export function toSubscription(r: Row): Subscription {
   return {
     id: String(r.id),
+    platform: (r.platform as Subscription['platform'] | undefined) ?? 'slack',
     teamId: (r.team_id as string | null) ?? null,
     kind: (r.kind as Subscription['kind'] | undefined) ?? 'shortfall',
     options: json<Subscription['options']>(r.options ?? {}),
     keyRef: String(r.key_ref),
     channelId: String(r.channel_id),
+    channelName: (r.channel_name as string | null | undefined) ?? null,
+    serviceUrl: (r.service_url as string | null | undefined) ?? null,
     cadence: String(r.cadence),
     time: String(r.time_of_day),
     timeZone: String(r.time_zone),

@@ -14,6 +14,7 @@ import type {
   DigestStore,
   MaterializePlan,
   NewSubscription,
+  Platform,
   RunStatus,
   ShownRecord,
   Subscription,
@@ -57,8 +58,10 @@ export class SqlDigestStore implements DigestStore {
   private insertSubscription(id: string, s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Row[]> {
     return this.db.query(
       `INSERT INTO digest_subscriptions (id, team_id, key_ref, channel_id, cadence, time_of_day, time_zone, customer_ids,
-         min_severity, all_clear, status, created_by, created_at, updated_at, next_run_at, kind, options)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, 'active', $11, $12, $12, $13, $14, $15::jsonb)
+         min_severity, all_clear, status, created_by, created_at, updated_at, next_run_at, kind, options,
+         platform, service_url, channel_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, 'active', $11, $12, $12, $13, $14, $15::jsonb,
+         $16, $17, $18)
        ON CONFLICT (id) DO NOTHING RETURNING *`,
       [
         id,
@@ -76,6 +79,9 @@ export class SqlDigestStore implements DigestStore {
         nextRunAt,
         s.kind ?? 'shortfall',
         JSON.stringify(s.options ?? {}),
+        s.platform ?? 'slack',
+        s.serviceUrl ?? null,
+        s.channelName ?? null,
       ],
     );
   }
@@ -85,11 +91,14 @@ export class SqlDigestStore implements DigestStore {
     return rows[0] ? toSubscription(rows[0]) : null;
   }
 
-  async listSubscriptions(filter: { teamId?: string | null; channelId?: string } = {}): Promise<Subscription[]> {
+  async listSubscriptions(
+    filter: { platform?: Platform; teamId?: string | null; channelId?: string } = {},
+  ): Promise<Subscription[]> {
     const rows = await this.db.query(
       `SELECT * FROM digest_subscriptions WHERE ($1::text IS NULL OR team_id = $1) AND ($2::text IS NULL OR channel_id = $2)
+         AND ($3::text IS NULL OR platform = $3)
        ORDER BY created_at, id`,
-      [filter.teamId ?? null, filter.channelId ?? null],
+      [filter.teamId ?? null, filter.channelId ?? null, filter.platform ?? null],
     );
     return rows.map(toSubscription);
   }

@@ -16,14 +16,24 @@ export interface DigestOptions {
 export type SubscriptionStatus = 'active' | 'paused' | 'failing';
 export type RunStatus = 'pending' | 'claimed' | 'posting' | 'posted' | 'quiet' | 'skipped' | 'failed';
 
+/** The chat platforms digests are posted on. */
+export type Platform = 'slack' | 'teams';
+
 export interface Subscription {
   id: string;
+  platform: Platform;
+  /** The Slack workspace or the Microsoft 365 tenant (null: a bot for one workspace). */
   teamId: string | null;
   kind: DigestKind;
   options: DigestOptions;
   /** Names the Linen API key the digest reads with (`keyRefOf`; never the key itself). */
   keyRef: string;
+  /** The Slack channel, or the Teams conversation. */
   channelId: string;
+  /** The channel's name where the platform gave it (Teams), for listings. */
+  channelName: string | null;
+  /** Teams: the service URL the conversation is reached through. */
+  serviceUrl: string | null;
   /** `daily`, `weekdays`, `weekends` or days such as `mon,wed,fri`. */
   cadence: string;
   /** `HH:MM`, wall clock in `timeZone`. */
@@ -36,7 +46,7 @@ export interface Subscription {
   allClear: boolean;
   status: SubscriptionStatus;
   failureReason: string | null;
-  /** Slack user id of the creator: told when the subscription starts failing. */
+  /** The creator's user id on the platform: told when the subscription starts failing. */
   createdBy: string;
   createdAt: Date;
   nextRunAt: Date | null;
@@ -46,7 +56,11 @@ export type NewSubscription = Pick<
   Subscription,
   'keyRef' | 'channelId' | 'cadence' | 'time' | 'timeZone' | 'customerIds' | 'minSeverity' | 'allClear' | 'createdBy'
 > & {
+  /** Default `slack`. */
+  platform?: Platform | undefined;
   teamId?: string | null | undefined;
+  channelName?: string | null | undefined;
+  serviceUrl?: string | null | undefined;
   /** Default `shortfall`. */
   kind?: DigestKind | undefined;
   options?: DigestOptions | undefined;
@@ -113,6 +127,7 @@ export interface DigestStore {
   createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription>;
   getSubscription(id: string): Promise<Subscription | null>;
   listSubscriptions(filter?: {
+    platform?: Platform | undefined;
     teamId?: string | null | undefined;
     channelId?: string | undefined;
   }): Promise<Subscription[]>;

@@ -3,38 +3,45 @@
  * and the customer choices of an ambiguous name (replay the command with the chosen customer).
  */
 import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringContent } from '../../../chat/answers/answer-in-time.ts';
 import { describeError, friendlyError } from '../../../chat/answers/friendly-errors.ts';
 import { parseCommand } from '../../../chat/answers/grammar.ts';
 import { type AnswerOutcome, outcomeOfError } from '../../../chat/answers/outcome.ts';
 import { answerButton, contextFor } from '../../../chat/connections/answer-in-place.ts';
+import type { Content } from '../../../chat/content/document.ts';
+import { note } from '../../../chat/content/document.ts';
+import { b, command, icon, r, user } from '../../../chat/content/rich.ts';
 import { failureFields } from '../../../chat/logging/log-fields.ts';
 import type { ActionName } from '../../../chat/operations/metrics.ts';
 import { parsePdfRef } from '../../../chat/views/balance.ts';
-import { ACTION, errorMessage } from '../../../chat/views/common.ts';
-import { context } from '../../blocks/kit.ts';
-import { fitMessage } from '../../blocks/limits.ts';
-import { code, esc } from '../../blocks/mrkdwn.ts';
-import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringMessage } from '../answer-in-time.ts';
+import { errorView } from '../../../chat/views/common.ts';
+import { ACTION, toSlackMessage } from '../../blocks/render.ts';
+import { slackRequest } from '../../place.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 import { hasResponseUrl } from '../response-url.ts';
 import { type FetchedPdf, fetchInvoicePdf, uploadPrivately } from './pdf.ts';
 
-const ephemeral = async (respond: RespondFn, deps: BotDeps, m: { text: string; blocks: unknown[] }) => {
+const ephemeral = async (respond: RespondFn, deps: BotDeps, content: Content) => {
+  const m = toSlackMessage(content);
   try {
-    await respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks as never });
+    await respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks });
   } catch (err) {
     deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
   }
 };
 
 /** Where a button was clicked: its workspace and channel pick the Linen key that answers. */
-const placeOf = (body: BlockAction, client: App['client']) => ({
-  teamId: body.team?.id ?? body.user.team_id ?? null,
-  channelId: body.channel?.id ?? body.container?.channel_id ?? '',
-  userId: body.user.id,
-  slack: client,
-});
+const placeOf = (body: BlockAction, client: App['client'], deps: BotDeps) =>
+  slackRequest(
+    {
+      teamId: body.team?.id ?? body.user.team_id ?? null,
+      channelId: body.channel?.id ?? body.container?.channel_id ?? '',
+      userId: body.user.id,
+      slack: client,
+    },
+    deps,
+  );
 
 /** What a button carries, as text: a signed payload may carry anything (or nothing) there. */
 const buttonValue = (action: ButtonAction): string => (typeof action.value === 'string' ? action.value : '');
@@ -59,7 +66,7 @@ export function register(app: App, deps: BotDeps): void {
       onLate: () => deps.logger.info(`${what}: no answer within ${deadlines.deadlineMs} ms`),
     });
     if (outcome.inTime) return outcome.value;
-    await ephemeral(respond, deps, notAnsweringMessage());
+    await ephemeral(respond, deps, notAnsweringContent());
     return undefined;
   };
 
@@ -70,21 +77,18 @@ export function register(app: App, deps: BotDeps): void {
       await ack();
       await yieldToPendingAcks();
       const started = Date.now();
-      const place = placeOf(body, client);
+      const place = placeOf(body, client, deps);
       const answer = answerButton(buttonValue(action) || 'help', place, deps, { share: false });
       const message = await inTime(answer, respond, 'share');
       counted('share', started, message?.outcome ?? 'error');
       if (!message) return;
       if (!message.shareable) {
-        await ephemeral(respond, deps, message);
+        await ephemeral(respond, deps, message.content);
         return;
       }
-      const shared = fitMessage({
-        text: message.text,
-        blocks: [
-          ...message.blocks,
-          context(`Shared by <@${body.user.id}> with ${code(esc(`/linen ${message.command}`))}`),
-        ],
+      const shared = toSlackMessage({
+        summary: message.content.summary,
+        parts: [...message.content.parts, note(r`Shared by ${user(body.user.id)} with ${command(message.command)}`)],
       });
       try {
         await respond({
@@ -107,10 +111,11 @@ export function register(app: App, deps: BotDeps): void {
       await ack();
       await yieldToPendingAcks();
       const started = Date.now();
-      const answer = answerButton(buttonValue(action) || 'help', placeOf(body, client), deps);
-      const message = await inTime(answer, respond, 'customer choice');
-      counted('choose_customer', started, message?.outcome ?? 'error');
-      if (!message) return;
+      const answer = answerButton(buttonValue(action) || 'help', placeOf(body, client, deps), deps);
+      const answered = await inTime(answer, respond, 'customer choice');
+      counted('choose_customer', started, answered?.outcome ?? 'error');
+      if (!answered) return;
+      const message = toSlackMessage(answered.content);
       try {
         await respond({
           response_type: 'ephemeral',
@@ -134,16 +139,16 @@ export function register(app: App, deps: BotDeps): void {
       const ref = parsePdfRef(buttonValue(action));
       if (!ref) {
         counted('pdf', started, 'answered');
-        await ephemeral(respond, deps, errorMessage('That button is out of date; run /linen balance again.'));
+        await ephemeral(respond, deps, errorView('That button is out of date; run /linen balance again.'));
         return;
       }
       let pdf: FetchedPdf | undefined;
       try {
         // A PDF is an accounting answer: the workspace's key for this channel, where accounting may appear.
-        const resolved = await contextFor(deps, placeOf(body, client), parseCommand('balance'));
+        const resolved = await contextFor(deps, placeOf(body, client, deps), parseCommand('balance'));
         if ('refusal' in resolved) {
           counted('pdf', started, 'refused');
-          await ephemeral(respond, deps, errorMessage(resolved.refusal));
+          await ephemeral(respond, deps, errorView(resolved.refusal));
           return;
         }
         pdf = await inTime(fetchInvoicePdf(resolved.ctx.linen, ref), respond, `PDF of ${ref.n}`);
@@ -154,7 +159,7 @@ export function register(app: App, deps: BotDeps): void {
       } catch (err) {
         counted('pdf', started, outcomeOfError(err));
         deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`, failureFields(err));
-        await ephemeral(respond, deps, errorMessage(friendlyError(err, { subject: `invoice ${ref.n}` })));
+        await ephemeral(respond, deps, errorView(friendlyError(err, { subject: `invoice ${ref.n}` })));
         return;
       }
       try {
@@ -162,10 +167,10 @@ export function register(app: App, deps: BotDeps): void {
         counted('pdf', started, 'answered');
         deps.logger.info(`sent the PDF of ${ref.n} (${pdf.bytes.byteLength} bytes) to ${body.user.id}`);
         await ephemeral(respond, deps, {
-          text: `Sent ${esc(pdf.invoice.invoice_number)} to you in a direct message.`,
-          blocks: [
-            context(
-              `:page_facing_up: Sent *${esc(pdf.invoice.invoice_number)}* (PDF) to you in a direct message from the app.`,
+          summary: [`Sent ${pdf.invoice.invoice_number} to you in a direct message.`],
+          parts: [
+            note(
+              r`${icon('document')} Sent ${b(pdf.invoice.invoice_number)} (PDF) to you in a direct message from the app.`,
             ),
           ],
         });
@@ -176,7 +181,7 @@ export function register(app: App, deps: BotDeps): void {
         await ephemeral(
           respond,
           deps,
-          errorMessage(
+          errorView(
             `Slack did not accept the PDF upload${code ? ` (${code})` : ''}; ask whoever runs the bot to check its files:write and im:write scopes.`,
           ),
         );

@@ -5,9 +5,16 @@
  * about 2 s (the answer then replaces it), and by the deadline whatever the Linen API does.
  */
 import type { App, RespondArguments } from '@slack/bolt';
+import {
+  answerInTime,
+  INTERACTIVE_DEADLINES,
+  interimContent,
+  notAnsweringContent,
+} from '../../../chat/answers/answer-in-time.ts';
 import { answerCommand } from '../../../chat/connections/answer-in-place.ts';
 import { commandLabelOf } from '../../../chat/operations/command-label.ts';
-import { answerInTime, INTERACTIVE_DEADLINES, interimMessage, notAnsweringMessage } from '../answer-in-time.ts';
+import { toSlackMessage } from '../../blocks/render.ts';
+import { slackRequest } from '../../place.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 import { hasResponseUrl } from '../response-url.ts';
@@ -28,11 +35,16 @@ export function register(app: App, deps: BotDeps): void {
     const text = typeof command.text === 'string' ? command.text : '';
     const request = {
       text,
-      userId: command.user_id ?? '',
-      channelId: command.channel_id ?? '',
-      teamId: command.team_id ?? null,
-      triggerId: command.trigger_id,
-      slack: client,
+      ...slackRequest(
+        {
+          userId: command.user_id ?? '',
+          channelId: command.channel_id ?? '',
+          teamId: command.team_id ?? null,
+          triggerId: command.trigger_id,
+          slack: client,
+        },
+        deps,
+      ),
     };
     const send = async (message: RespondArguments, what: string) => {
       try {
@@ -46,7 +58,7 @@ export function register(app: App, deps: BotDeps): void {
       deadlines,
       onInterim: async () => {
         interimSent = true;
-        await send({ response_type: 'ephemeral', ...interimMessage() }, 'interim');
+        await send({ response_type: 'ephemeral', ...toSlackMessage(interimContent()) }, 'interim');
       },
       onLate: () =>
         deps.logger.info(`/linen: no answer within ${deadlines.deadlineMs} ms; said the API is not answering`),
@@ -58,13 +70,14 @@ export function register(app: App, deps: BotDeps): void {
       deps.metrics?.command(commandLabelOf(text), 'answered', seconds());
       return;
     }
-    const message = outcome.inTime ? outcome.value! : { ...notAnsweringMessage(), command: 'timeout' };
+    const answered = outcome.inTime ? outcome.value! : { content: notAnsweringContent(), command: 'timeout' };
+    const message = toSlackMessage(answered.content);
     await send(
       { response_type: 'ephemeral', replace_original: interimSent, text: message.text, blocks: message.blocks },
-      message.command,
+      answered.command,
     );
     deps.metrics?.command(commandLabelOf(text), outcome.inTime ? outcome.value!.outcome : 'error', seconds());
-    deps.logger.debug(`/linen ${message.command} answered in ${Date.now() - started} ms`);
+    deps.logger.debug(`/linen ${answered.command} answered in ${Date.now() - started} ms`);
   });
 }
 

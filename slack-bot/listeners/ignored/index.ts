@@ -5,7 +5,7 @@
  * Bolt from answering 404 after 3 s with an error line.
  */
 import type { App } from '@slack/bolt';
-import { ACTION } from '../../../chat/views/common.ts';
+import { ACTION } from '../../blocks/render.ts';
 import { CONNECT_CALLBACK } from '../../workspaces/connect-modal.ts';
 import type { BotDeps } from '../index.ts';
 import { ignoreUnroutable } from '../unroutable.ts';

@@ -6,13 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runAdmin } from '../../../chat/admin/run.ts';
-import { answerCommand, type CommandRequest, type WorkspaceDeps } from '../../../chat/connections/answer-in-place.ts';
+import { answerCommand, type CommandRequest, type PlaceDeps } from '../../../chat/connections/answer-in-place.ts';
 import { ANSWERED_WRITE_EVERY_MS, ConnectionStore } from '../../../chat/connections/connection-store.ts';
 import { connectedWorkspaceLinen } from '../../../chat/connections/place-linen.ts';
 import type { SqlExecutor } from '../../../chat/digests/storage/sql.ts';
 import { LinenService } from '../../../chat/linen.ts';
 import type { BotLogger } from '../../../chat/logging/logger.ts';
 import { createLinenClient, type HttpResponse } from '../../../shared/node.ts';
+import { SLACK_SURFACE } from '../../../slack-bot/surface.ts';
 import {
   type AdminStore,
   adminStore,
@@ -194,7 +195,7 @@ describe.each(drivers)('npm run admin -- status on %s', (driver) => {
     let clock = NOW.getTime();
     try {
       const connections = new ConnectionStore({ db: counted, secrets: box });
-      const deps: WorkspaceDeps = {
+      const deps: PlaceDeps = {
         workspaces: connectedWorkspaceLinen({
           connections,
           createService: (k) =>
@@ -206,7 +207,14 @@ describe.each(drivers)('npm run admin -- status on %s', (driver) => {
       };
       const ask = (text: string) =>
         answerCommand(
-          { text, userId: 'U0MEMBER', channelId: 'C0OPS', teamId: TEAM_A, slack: {} } as unknown as CommandRequest,
+          {
+            text,
+            userId: 'U0MEMBER',
+            channelId: 'C0OPS',
+            teamId: TEAM_A,
+            platform: 'slack',
+            surface: SLACK_SURFACE,
+          } satisfies CommandRequest,
           deps,
         );
       const lastAnswered = async () =>

@@ -1,8 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
+import type { DigestCommandContext } from '../../../chat/digests/digest-answers.ts';
 import { migrate } from '../../../chat/digests/storage/index.ts';
 import { drivers } from '../../support/digest-db.ts';
-import { CH, commandContext, type DigestEnv, replyText, startDigestEnv, USER } from '../../support/digest-env.ts';
+import {
+  CH,
+  commandContext,
+  type DigestEnv,
+  replyText,
+  slackDigestCommand,
+  startDigestEnv,
+  USER,
+} from '../../support/digest-env.ts';
 import { SEEDED_DIGEST } from '../../support/seeded-figures.ts';
 
 for (const driver of drivers) {
@@ -14,7 +22,7 @@ for (const driver of drivers) {
       ctx = commandContext(env);
     });
     afterEach(() => env.close());
-    const cmd = (s: string, over: Partial<DigestCommandContext> = {}) => runDigestCommand(s, { ...ctx, ...over });
+    const cmd = (s: string, over: Partial<DigestCommandContext> = {}) => slackDigestCommand(s, { ...ctx, ...over });
     const shown = replyText;
 
     it('subscribe with no argument: this channel, daily at 07:00, every customer and severity, and the next three runs', async () => {

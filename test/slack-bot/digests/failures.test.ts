@@ -5,12 +5,21 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inScope } from '../../../chat/digests/content.ts';
-import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
+import type { DigestCommandContext } from '../../../chat/digests/digest-answers.ts';
 import type { Logger } from '../../../chat/digests/engine.ts';
 import { keyRefOf } from '../../../chat/digests/key-ref.ts';
 import type { InventorySignal } from '../../../sandbox/model.ts';
 import { drivers } from '../../support/digest-db.ts';
-import { CH, commandContext, type DigestEnv, replyText, startDigestEnv, TZ, USER } from '../../support/digest-env.ts';
+import {
+  CH,
+  commandContext,
+  type DigestEnv,
+  replyText,
+  slackDigestCommand,
+  startDigestEnv,
+  TZ,
+  USER,
+} from '../../support/digest-env.ts';
 import { validateMessage } from '../../support/slack-blockkit.ts';
 
 function capture(): Logger & { lines: string[] } {
@@ -31,7 +40,7 @@ for (const driver of drivers) {
       ctx = commandContext(env);
     });
     afterEach(() => env.close());
-    const cmd = (s: string, over: Partial<DigestCommandContext> = {}) => runDigestCommand(s, { ...ctx, ...over });
+    const cmd = (s: string, over: Partial<DigestCommandContext> = {}) => slackDigestCommand(s, { ...ctx, ...over });
     const all = replyText;
     const postsTo = (channel: string) =>
       env.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.body.channel === channel);

@@ -4,9 +4,17 @@
  * all-clear, each run posted once by two replicas; the shortfall digest's par met; previews of every kind.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
+import type { DigestCommandContext } from '../../../chat/digests/digest-answers.ts';
 import { drivers } from '../../support/digest-db.ts';
-import { CH, commandContext, type DigestEnv, replyText, startDigestEnv, TZ } from '../../support/digest-env.ts';
+import {
+  CH,
+  commandContext,
+  type DigestEnv,
+  replyText,
+  slackDigestCommand,
+  startDigestEnv,
+  TZ,
+} from '../../support/digest-env.ts';
 import { expectedDaysOverdue, localDay } from '../../support/expected-figures.ts';
 
 const bucket = (days: number) => (days <= 0 ? 'current' : days <= 30 ? 'd1_30' : days <= 60 ? 'd31_60' : 'd61_plus');
@@ -20,7 +28,7 @@ for (const driver of drivers) {
       ctx = commandContext(env);
     });
     afterEach(() => env.close());
-    const cmd = (s: string) => runDigestCommand(s, ctx);
+    const cmd = (s: string) => slackDigestCommand(s, ctx);
     const posts = () => env.slack.posts(CH);
     /** A tick by two replicas at once: what they did together. */
     const bothTick = async () => {

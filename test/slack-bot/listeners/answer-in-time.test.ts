@@ -3,7 +3,7 @@
  * after the interim moment, and work that is quick.
  */
 import { describe, expect, it } from 'vitest';
-import { answerInTime } from '../../../slack-bot/listeners/answer-in-time.ts';
+import { answerInTime } from '../../../chat/answers/answer-in-time.ts';
 
 const deadlines = { interimMs: 50, deadlineMs: 300 };
 const settleAfter = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));

@@ -1,13 +1,13 @@
 /**
- * A person waiting in Slack gets an answer by a deadline, whatever the Linen API does: when the answer is not
+ * A person waiting in a chat gets an answer by a deadline, whatever the Linen API does: when the answer is not
  * ready after about 2 s an interim message says it is on its way, and when it is not ready by the deadline one
  * sentence says the Linen API is not answering. The work left behind is bounded by the interactive client's
  * own budgets (see linen.ts) and its late result is dropped.
  */
-import { notAnswering } from '../../chat/answers/friendly-errors.ts';
-import { errorMessage } from '../../chat/views/common.ts';
-import type { Message } from '../blocks/kit.ts';
-import { context } from '../blocks/kit.ts';
+import { type Content, note } from '../content/document.ts';
+import { icon } from '../content/rich.ts';
+import { errorView } from '../views/common.ts';
+import { notAnswering } from './friendly-errors.ts';
 
 export interface Deadlines {
   /** After this long without an answer, the interim message is shown. */
@@ -16,14 +16,17 @@ export interface Deadlines {
   deadlineMs: number;
 }
 
-/** Slack shows "operation timed out" only for a missing ack; these are our own promise to the person. */
+/** A platform shows its own error only for a missing acknowledgement; these are our own promise to the person. */
 export const INTERACTIVE_DEADLINES: Deadlines = { interimMs: 2_000, deadlineMs: 15_000 };
 
 export const INTERIM_TEXT = 'Looking that up…';
 
-export const interimMessage = (): Message => ({ text: INTERIM_TEXT, blocks: [context(`:hourglass: ${INTERIM_TEXT}`)] });
+export const interimContent = (): Content => ({
+  summary: [INTERIM_TEXT],
+  parts: [note([icon('hourglass'), ` ${INTERIM_TEXT}`])],
+});
 
-export const notAnsweringMessage = (): Message => errorMessage(notAnswering());
+export const notAnsweringContent = (): Content => errorView(notAnswering());
 
 export type Outcome<T> = { inTime: true; value: T } | { inTime: false };
 

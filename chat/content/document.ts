@@ -1,0 +1,58 @@
+/**
+ * An answer as a small neutral document: a title, paragraphs, labelled fields, notes, lists of lines and the
+ * actions a person can take. Built once from a report by the views; each chat platform renders it (Block Kit in
+ * `slack-bot/blocks/`, an Adaptive Card in `teams-bot/cards/`, text in the console) and applies its own limits.
+ */
+import type { Rich } from './rich.ts';
+
+/** What a PDF action carries: enough to list the invoice again (its signed link lasts 15 minutes). */
+export interface PdfRef {
+  /** invoice id */
+  i: string;
+  /** customer id */
+  c: string;
+  /** org-local issued day */
+  d: string;
+  /** invoice number, for messages */
+  n: string;
+}
+
+export type Action =
+  /** Post the same answer for everyone where it was asked (the command that answers it again). */
+  | { readonly kind: 'share'; readonly command: string }
+  /** Deliver an invoice's PDF to the person privately. */
+  | { readonly kind: 'pdf'; readonly invoice: PdfRef }
+  /** Ask again with a choice made (a customer picked from several): `command` is the command to answer. */
+  | { readonly kind: 'rerun'; readonly label: string; readonly command: string };
+
+export interface Field {
+  readonly label: string;
+  readonly value: Rich;
+}
+
+export type Part =
+  | { readonly kind: 'title'; readonly text: string }
+  /** A paragraph, with at most one action beside it (an invoice's PDF). */
+  | { readonly kind: 'text'; readonly text: Rich; readonly action?: Action | undefined }
+  /** Labelled values side by side, with an optional line above them. */
+  | { readonly kind: 'fields'; readonly fields: readonly Field[]; readonly text?: Rich | undefined }
+  /** Small print: how a figure is computed, a time zone, what was left out. */
+  | { readonly kind: 'note'; readonly texts: readonly Rich[] }
+  | { readonly kind: 'divider' }
+  | { readonly kind: 'actions'; readonly actions: readonly Action[] };
+
+export interface Content {
+  /** The answer in a sentence or two: notifications, screen readers, a card's summary. */
+  readonly summary: Rich;
+  readonly parts: readonly Part[];
+}
+
+export const title = (text: string): Part => ({ kind: 'title', text });
+export const text = (t: Rich, action?: Action): Part =>
+  action ? { kind: 'text', text: t, action } : { kind: 'text', text: t };
+export const fields = (items: readonly Field[], t?: Rich): Part =>
+  t === undefined ? { kind: 'fields', fields: items } : { kind: 'fields', fields: items, text: t };
+export const field = (label: string, value: Rich): Field => ({ label, value });
+export const note = (...texts: Rich[]): Part => ({ kind: 'note', texts });
+export const divider = (): Part => ({ kind: 'divider' });
+export const actions = (items: readonly Action[]): Part => ({ kind: 'actions', actions: items });

@@ -87,11 +87,12 @@ export function messageId(): string {
 
 /** The fields every activity from Teams carries. */
 function envelope(bot: TeamsBot, user: TeamsUser, id: string) {
-  const now = new Date();
+  const now = Date.now();
   return {
     id,
-    timestamp: now.toISOString(),
-    localTimestamp: now.toISOString().replace('Z', '-05:00'),
+    timestamp: new Date(now).toISOString(),
+    // The sender's clock in Chicago (central standard time), as the client reports it.
+    localTimestamp: new Date(now - 6 * 3_600_000).toISOString().replace('Z', '-06:00'),
     serviceUrl: bot.serviceUrl,
     channelId: 'msteams',
     from: { id: user.id, name: user.name, aadObjectId: user.aadObjectId },

@@ -111,7 +111,8 @@ describe('the Teams SDK against the Bot Framework fakes', () => {
     }
   });
 
-  it('fetches the signing keys from beside the metadata URL, never the metadata document', () => {
+  it('fetches the signing keys from beside the metadata URL, never the metadata document', async () => {
+    await postActivity(bench.endpoint, personalMessage(fakes.bot, { user, text: 'help' }), fakes.connectorToken());
     expect(fakes.openid.requests).toContain('/v1/.well-known/keys');
     expect(fakes.openid.requests).not.toContain('/v1/.well-known/openidconfiguration');
   });
@@ -232,8 +233,17 @@ describe('the Teams SDK against the Bot Framework fakes', () => {
     });
   });
 
-  it('writes no token and not the client secret to its log', () => {
-    expect(logLines.length).toBeGreaterThan(0);
+  it('writes no token and not the client secret to its log, when it accepts, refuses or fails', async () => {
+    const throttled = personalMessage(fakes.bot, { user, text: 'invoices', chat: personalChat() });
+    fakes.connector.throttle(throttled.conversation.id, 1);
+    const refused = fakes.openid.refusedToken('forged-kid', {
+      appId: fakes.tokens.clientId,
+      serviceUrl: fakes.connector.serviceUrl,
+    });
+    await postActivity(bench.endpoint, personalMessage(fakes.bot, { user, text: 'po' }), fakes.connectorToken());
+    await postActivity(bench.endpoint, personalMessage(fakes.bot, { user, text: 'po' }), refused);
+    expect((await postActivity(bench.endpoint, throttled, fakes.connectorToken())).status).toBe(500);
+    expect(logLines.some((l) => l.startsWith('error'))).toBe(true);
     const secrets = [fakes.tokens.clientSecret, ...fakes.tokens.issued];
     for (const line of logLines) for (const secret of secrets) expect(line).not.toContain(secret);
     expect(logLines.join('\n')).not.toMatch(/eyJ[\w-]{10,}\.eyJ[\w-]{10,}\./);

@@ -155,15 +155,16 @@ describe('what the Teams SDK does with each activity Teams sends', () => {
     expect((await post(activity)).status).toBe(200);
     expect(routesFor(activity)).toEqual(['mention', 'message']);
     expect(ran.find((r) => r.activity.id === activity.id && r.route === 'message')?.text).toBe('ticket TKT-26-00417');
-    const [answer] = fakes.connector.postsTo(channel.id);
-    expect(answer).toMatchObject({ conversationId: channel.id, threadId: activity.id });
+    const answer = fakes.connector.postsTo(channel.id).find((p) => p.threadId === activity.id);
+    expect(answer?.activity?.text).toBe('You asked: ticket TKT-26-00417');
   });
 
   it('posts into the root’s thread for a reply in a channel thread', async () => {
     const root = channelMessage(fakes.bot, { user, channel, text: 'short' });
     const reply = channelMessage(fakes.bot, { user, channel, text: 'short Mercy', threadRoot: root.id });
     expect((await post(reply)).status).toBe(200);
-    expect(fakes.connector.postsTo(channel.id).at(-1)).toMatchObject({ threadId: root.id });
+    const answer = fakes.connector.postsTo(channel.id).find((p) => p.activity?.text === 'You asked: short Mercy');
+    expect(answer?.threadId).toBe(root.id);
   });
 
   it('runs `mention` and `message` for a group chat message that @mentions the bot', async () => {

@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { colorIcon, outlineIcon } from '../../scripts/teams-icons.ts';
 import { SUBCOMMANDS } from '../../chat/answers/grammar.ts';
-import { WORKSPACE_WORDS } from '../../slack-bot/workspaces/workspace-commands.ts';
+import { CONNECTION_WORDS } from '../../chat/connections/connection-commands.ts';
+import { colorIcon, outlineIcon } from '../../scripts/teams-icons.ts';
 import { SCHEMA_MANIFEST_VERSION, teamsManifestErrors } from '../support/teams-manifest-schema.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -94,7 +94,7 @@ describe('the Teams app package', () => {
     const titles = new Set(lists.flatMap((l) => l.commands.map((c) => c.title)));
     // Every subcommand of the grammar, and the two an administrator needs first; nothing the bot does not answer.
     for (const command of [...SUBCOMMANDS, 'connect', 'status']) expect(titles).toContain(command);
-    for (const title of titles) expect([...SUBCOMMANDS, ...WORKSPACE_WORDS]).toContain(title);
+    for (const title of titles) expect([...SUBCOMMANDS, ...CONNECTION_WORDS]).toContain(title);
     expect(lists.flatMap((l) => l.scopes).sort()).toEqual(['groupChat', 'personal', 'team']);
     for (const list of lists) {
       expect(list.commands.length).toBeLessThanOrEqual(12);

@@ -4,10 +4,10 @@
  * answers one command in the console and exits.
  */
 import { pathToFileURL } from 'node:url';
-import { reencryptStore } from '../chat/secrets/reencrypt-command.ts';
-import { startBot } from '../slack-bot/app.ts';
-import { ConfigError, isConsoleMode, loadConfig } from '../slack-bot/config.ts';
+import { ConfigError, isConsoleMode, loadConfig } from './config.ts';
 import { runConsole } from './console/run.ts';
+import { reencryptStore } from './reencrypt-command.ts';
+import { startBot } from './start.ts';
 
 export interface Cli {
   ask?: string | undefined;

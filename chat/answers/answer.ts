@@ -76,6 +76,9 @@ export interface DigestDeps {
   keyForChannel?: DigestCommandContext['keyForChannel'] | undefined;
 }
 
+/** What every platform's `digest` commands share; each adapter adds its platform and channels. */
+export type SharedDigestDeps = Omit<DigestDeps, 'platform' | 'channels'>;
+
 export interface Answer {
   content: Content;
   /** Whether the answer may be posted for everyone (data answers; not errors, help or choices). */

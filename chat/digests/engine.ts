@@ -20,7 +20,7 @@ import type { ChannelPacer } from './delivery/channel-pacer.ts';
 import { DeliveryError, type DigestDelivery, linenFailureReason } from './delivery/delivery.ts';
 import { type RetryOptions, sleep, withRetry } from './delivery/retry.ts';
 import { runsBetween } from './schedule.ts';
-import type { DigestRun, DigestStore, MaterializePlan, Subscription } from './storage/types.ts';
+import type { DigestRun, DigestStore, MaterializePlan, Platform, Subscription } from './storage/types.ts';
 
 export const DEFAULT_GRACE_MS = 2 * 60 * 60 * 1000;
 
@@ -65,9 +65,14 @@ export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed'
 
 export interface DigestObserver {
   /** A run's attempt ended; `lateMs` (after its scheduled instant) when this attempt posted it. */
-  runEnded?(event: { kind: string; outcome: RunOutcome; lateMs?: number | undefined }): void;
+  runEnded?(event: {
+    kind: string;
+    outcome: RunOutcome;
+    lateMs?: number | undefined;
+    platform?: Platform | undefined;
+  }): void;
   /** A subscription stopped: `code` is the platform's error code, `linen_auth`, `linen_key_missing` or `uninstalled`. */
-  subscriptionStopped?(code: string): void;
+  subscriptionStopped?(code: string, platform?: Platform): void;
 }
 
 /** A wait cut short because the worker is stopping. */
@@ -192,7 +197,7 @@ export class DigestEngine {
   ): Promise<RunOutcome> {
     const outcome = await this.#executeOrLose(run, sub, digest, deliveryOf, pacer);
     const lateMs = outcome === 'posted' ? this.clock.now().getTime() - run.scheduledFor.getTime() : undefined;
-    this.opts.observer?.runEnded?.({ kind: sub?.kind ?? 'deleted', outcome, lateMs });
+    this.opts.observer?.runEnded?.({ kind: sub?.kind ?? 'deleted', outcome, lateMs, platform: sub?.platform });
     return outcome;
   }
 
@@ -382,7 +387,7 @@ export class DigestEngine {
     const now = this.clock.now();
     await this.store.endRun(run.id, this.workerId, now, 'skipped', 'workspace not installed');
     if (await this.store.markFailing(sub.id, 'the app is no longer installed in its workspace', now))
-      this.opts.observer?.subscriptionStopped?.('uninstalled');
+      this.opts.observer?.subscriptionStopped?.('uninstalled', sub.platform);
     this.logger.warn('stopped a digest whose workspace no longer has the app installed', {
       subscription: sub.id,
       team: sub.teamId,
@@ -407,7 +412,7 @@ export class DigestEngine {
       const reason = delivery?.explain(code, sub.channelId) ?? linenFailureReason(code) ?? code;
       await this.store.endRun(run.id, this.workerId, now, 'failed', code);
       if (await this.store.markFailing(sub.id, reason, now)) {
-        this.opts.observer?.subscriptionStopped?.(code);
+        this.opts.observer?.subscriptionStopped?.(code, sub.platform);
         this.logger.warn('subscription failing; its creator is told once and it is not retried until resumed', {
           subscription: sub.id,
           code,

@@ -5,22 +5,21 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RequestObserver } from '../../shared/core/observer.ts';
-import { PERMANENT_ERRORS } from '../../slack-bot/digests/slack.ts';
 import type { AnswerOutcome } from '../answers/outcome.ts';
 import type { DigestObserver } from '../digests/engine.ts';
 
-/** Where the service answers. Slack and the console today. */
-export type Platform = 'slack' | 'teams' | 'excel_relay' | 'console';
+/** Where the service answers; `digests` for the worker's reads, which one key's subscriptions share. */
+export type Platform = 'slack' | 'teams' | 'excel_relay' | 'console' | 'digests';
 
 /** A button: share an answer, choose a customer, an invoice PDF. */
 export type ActionName = 'share' | 'choose_customer' | 'pdf';
 
-/** Why a subscription stopped, besides Slack's permanent errors: the Linen key refused or gone, the app removed. */
+/** Why a subscription stopped: the Linen key refused or gone, the app removed, the unsure post not sent again. */
 const OWN_STOP_REASONS = new Set(['linen_auth', 'linen_key_missing', 'uninstalled']);
 
-/** A stop code as a label: one of a known set, else `other`. */
-export function stopReasonOf(code: string): string {
-  return PERMANENT_ERRORS.has(code) || OWN_STOP_REASONS.has(code) ? code : 'other';
+/** A stop code as a label: one of a known set (the platforms' permanent errors and our own), else `other`. */
+export function stopReasonOf(code: string, platformCodes: ReadonlySet<string>): string {
+  return platformCodes.has(code) || OWN_STOP_REASONS.has(code) ? code : 'other';
 }
 
 /** Counts of the store's rows, read when Prometheus scrapes. */
@@ -54,6 +53,9 @@ export class BotMetrics {
   readonly #lateness: Histogram<'platform' | 'kind'>;
   readonly #stopped: Counter<'platform' | 'reason'>;
   readonly #storeErrors: Counter<'operation'>;
+
+  /** The platforms' permanent delivery error codes, kept as stop reasons (any other is `other`). */
+  readonly #stopCodes = new Set<string>();
 
   constructor(platform: Platform) {
     this.platform = platform;
@@ -149,37 +151,50 @@ export class BotMetrics {
     });
   }
 
-  command(command: string, outcome: AnswerOutcome, seconds: number): void {
-    this.#commands.inc({ platform: this.platform, command, outcome });
-    this.#answerSeconds.observe({ platform: this.platform, via: 'command' }, seconds);
+  command(command: string, outcome: AnswerOutcome, seconds: number, platform: Platform = this.platform): void {
+    this.#commands.inc({ platform, command, outcome });
+    this.#answerSeconds.observe({ platform, via: 'command' }, seconds);
   }
 
-  action(action: ActionName, outcome: AnswerOutcome, seconds: number): void {
-    this.#actions.inc({ platform: this.platform, action, outcome });
-    this.#answerSeconds.observe({ platform: this.platform, via: 'action' }, seconds);
+  action(action: ActionName, outcome: AnswerOutcome, seconds: number, platform: Platform = this.platform): void {
+    this.#actions.inc({ platform, action, outcome });
+    this.#answerSeconds.observe({ platform, via: 'action' }, seconds);
   }
 
-  /** What the bot's Linen clients report, counted here. */
-  readonly linenObserver: RequestObserver = {
-    request: ({ endpoint, status }) => {
-      this.#apiRequests.inc({ platform: this.platform, endpoint, status });
-      if (status === '429') this.#rateLimited.inc({ platform: this.platform, endpoint });
-    },
-    pacingWait: ({ seconds }) => this.#pacingWait.observe({ platform: this.platform }, seconds),
-    pacingRefused: () => this.#pacingRefused.inc({ platform: this.platform }),
-    slotTaken: ({ used, limit }) => this.#windowUse.observe({ platform: this.platform }, used / limit),
-    shared: ({ endpoint, how }) =>
-      (how === 'cached' ? this.#cacheHits : this.#coalesced).inc({ platform: this.platform, endpoint }),
-  };
+  /** What the Linen clients of one platform report, counted here under it. */
+  linenObserverFor(platform: Platform): RequestObserver {
+    return {
+      request: ({ endpoint, status }) => {
+        this.#apiRequests.inc({ platform, endpoint, status });
+        if (status === '429') this.#rateLimited.inc({ platform, endpoint });
+      },
+      pacingWait: ({ seconds }) => this.#pacingWait.observe({ platform }, seconds),
+      pacingRefused: () => this.#pacingRefused.inc({ platform }),
+      slotTaken: ({ used, limit }) => this.#windowUse.observe({ platform }, used / limit),
+      shared: ({ endpoint, how }) => (how === 'cached' ? this.#cacheHits : this.#coalesced).inc({ platform, endpoint }),
+    };
+  }
 
-  /** What the digest worker reports, counted here. */
+  /** What the bot's Linen clients report, counted here (under the bot's platform). */
+  get linenObserver(): RequestObserver {
+    return this.linenObserverFor(this.platform);
+  }
+
+  /** What the digest worker reports, counted here under each subscription's platform. */
   readonly digestObserver: DigestObserver = {
-    runEnded: ({ kind, outcome, lateMs }) => {
-      this.#digestRuns.inc({ platform: this.platform, kind, outcome });
-      if (lateMs !== undefined) this.#lateness.observe({ platform: this.platform, kind }, Math.max(0, lateMs / 1000));
+    runEnded: ({ kind, outcome, lateMs, platform: subPlatform }) => {
+      const platform: Platform = subPlatform ?? this.platform;
+      this.#digestRuns.inc({ platform, kind, outcome });
+      if (lateMs !== undefined) this.#lateness.observe({ platform, kind }, Math.max(0, lateMs / 1000));
     },
-    subscriptionStopped: (code) => this.#stopped.inc({ platform: this.platform, reason: stopReasonOf(code) }),
+    subscriptionStopped: (code, subPlatform) =>
+      this.#stopped.inc({ platform: subPlatform ?? this.platform, reason: stopReasonOf(code, this.#stopCodes) }),
   };
+
+  /** A platform's permanent delivery error codes: each is a stop reason of its own (any other is `other`). */
+  addStopCodes(codes: Iterable<string>): void {
+    for (const c of codes) this.#stopCodes.add(c);
+  }
 
   storeError(operation: string): void {
     this.#storeErrors.inc({ operation });

@@ -15,9 +15,9 @@ import { createLogger } from '../../chat/logging/logger.ts';
 import { isIsoDay, isValidTimeZone } from '../../shared/dates.ts';
 import { startOfDayInZone } from '../../shared/day-start.ts';
 import { toSlackMessage } from '../../slack-bot/blocks/render.ts';
-import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../../slack-bot/config.ts';
 import { renderMessage } from '../../slack-bot/console-render.ts';
 import { SLACK_SURFACE } from '../../slack-bot/surface.ts';
+import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
 
 export const DEMO_KEY = 'lk_live_demo_all_access';
 export const DEMO_TIME_ZONE = 'America/Chicago';

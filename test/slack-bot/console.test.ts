@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSandboxData } from '../../sandbox/index.ts';
 import { buildService } from '../../scripts/build-service.ts';
-import { ConfigError, isConsoleMode, loadConfig } from '../../slack-bot/config.ts';
+import { ConfigError, isConsoleMode, loadConfig } from '../../service/config.ts';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const ENTRY = join(process.cwd(), 'service', 'index.ts');

@@ -3,8 +3,8 @@ import { LogLevel } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { failureFields, logFields } from '../../chat/logging/log-fields.ts';
 import { createLogger } from '../../chat/logging/logger.ts';
+import { ConfigError, loadLogFormat } from '../../service/config.ts';
 import { InternalServerError } from '../../shared/errors.ts';
-import { ConfigError, loadLogFormat } from '../../slack-bot/config.ts';
 import { assertNoLeaks } from '../support/secret-leaks.ts';
 
 it('scrubs keys, Slack tokens, response_urls and connection tickets at every level', () => {

@@ -5,7 +5,7 @@
  * filled in by the time a test runs, not when the file is loaded.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { StartOptions } from '../../slack-bot/app.ts';
+import type { StartOptions } from '../../service/start.ts';
 import { openTestDb, type TestDb } from './digest-db.ts';
 import { type BotUnderTest, type Harness, startHarness } from './slack-harness.ts';
 import { addWorkspace, installWorkspace } from './slack-install.ts';

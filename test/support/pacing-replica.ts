@@ -4,8 +4,8 @@
  */
 
 import { createLogger } from '../../chat/logging/logger.ts';
-import { startBot } from '../../slack-bot/app.ts';
-import { loadConfig } from '../../slack-bot/config.ts';
+import { loadConfig } from '../../service/config.ts';
+import { startBot } from '../../service/start.ts';
 
 const env = process.env;
 const bot = await startBot(loadConfig(env), {

@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../../chat/admin/run.ts';
 import { keyRefOf } from '../../../chat/digests/key-ref.ts';
 import { storeOver } from '../../../chat/digests/storage/index.ts';
+import { runAdmin } from '../../../service/admin/run.ts';
 import { type AdminStore, adminStore, NOW } from '../../support/admin-store.ts';
 import { drivers, newSubscription } from '../../support/digest-db.ts';
 
@@ -23,7 +23,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join('chat', 'admin', 'cli.ts'), ...args],
+      ['--import', 'tsx', join('service', 'admin', 'cli.ts'), ...args],
       { env: { ...clean, ...env }, cwd: process.cwd() },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
     );

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../chat/digests/clock.ts';
-import { ConfigError, loadMetricsConfig } from '../../../slack-bot/config.ts';
+import { ConfigError, loadMetricsConfig } from '../../../service/config.ts';
 import {
   allText,
   BOT_TOKEN,

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openDigestStore } from '../../../chat/digests/storage/index.ts';
 import { SecretBox } from '../../../chat/secrets/crypto.ts';
+import { ConfigError, isConsoleMode, loadConfig, secretsOf } from '../../../service/config.ts';
 import { main } from '../../../service/index.ts';
-import { ConfigError, isConsoleMode, loadConfig, secretsOf } from '../../../slack-bot/config.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 
 const KEY = randomBytes(32).toString('base64');
@@ -24,8 +24,8 @@ describe('multi-workspace configuration', () => {
   it('the OAuth settings without a bot token mean multi-workspace mode', () => {
     expect(isConsoleMode({ SLACK_CLIENT_ID: MULTI.SLACK_CLIENT_ID })).toBe(false);
     const config = loadConfig(MULTI);
-    expect(config.slack.botToken).toBeUndefined();
-    expect(config.slack.oauth).toEqual({
+    expect(config.slack!.botToken).toBeUndefined();
+    expect(config.slack!.oauth).toEqual({
       clientId: MULTI.SLACK_CLIENT_ID,
       clientSecret: MULTI.SLACK_CLIENT_SECRET,
       stateSecret: MULTI.SLACK_STATE_SECRET,
@@ -36,7 +36,7 @@ describe('multi-workspace configuration', () => {
     expect(loadConfig({ ...MULTI, LINEN_TIMEZONE: undefined }).linen.timeZone).toBeUndefined();
     expect(() => loadConfig({ ...MULTI, LINEN_TIMEZONE: 'Mars/Base' })).toThrow(/LINEN_TIMEZONE must be an IANA/);
     const custom = loadConfig({ ...MULTI, SLACK_OAUTH_AUTHORIZE_URL: 'http://127.0.0.1:9/oauth/v2/authorize' });
-    expect(custom.slack.oauth?.authorizeUrl).toBe('http://127.0.0.1:9/oauth/v2/authorize');
+    expect(custom.slack!.oauth?.authorizeUrl).toBe('http://127.0.0.1:9/oauth/v2/authorize');
   });
 
   it('the log scrubber knows the client secret, the state secret and every encryption key', () => {

@@ -4,9 +4,10 @@
  * given in LINEN_ENCRYPTION_KEYS_OLD. Safe to run again. On PostgreSQL it may run while the bots run (rows are
  * locked as they move); PGlite is one process's database, so stop the bot first.
  */
-import { ConfigError, loadEncryptionConfig, loadStorageConfig } from '../../slack-bot/config.ts';
-import { openDigestStore } from '../digests/storage/index.ts';
-import { reencryptAll } from './reencrypt.ts';
+
+import { openDigestStore } from '../chat/digests/storage/index.ts';
+import { reencryptAll } from '../chat/secrets/reencrypt.ts';
+import { ConfigError, loadEncryptionConfig, loadStorageConfig } from './config.ts';
 
 /** Re-encrypts the store; returns one line saying what moved. */
 export async function reencryptStore(env: Record<string, string | undefined>): Promise<string> {

@@ -6,8 +6,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type HealthServer, startHealthServer } from '../../service/health-server.ts';
-import type { BotMetrics } from './metrics.ts';
+import type { BotMetrics } from '../chat/operations/metrics.ts';
+import { type HealthServer, startHealthServer } from './health-server.ts';
 
 export const METRICS_PATH = '/metrics';
 

@@ -6,11 +6,11 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, loadStorageConfig } from '../../slack-bot/config.ts';
-import { DataFolderInUseError, isConnectionFailure, StoreUnavailableError } from '../digests/storage/errors.ts';
-import { openPg } from '../digests/storage/pg.ts';
-import { openPglite } from '../digests/storage/pglite.ts';
-import type { SqlExecutor } from '../digests/storage/sql.ts';
+import { DataFolderInUseError, isConnectionFailure, StoreUnavailableError } from '../../chat/digests/storage/errors.ts';
+import { openPg } from '../../chat/digests/storage/pg.ts';
+import { openPglite } from '../../chat/digests/storage/pglite.ts';
+import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
+import { ConfigError, loadStorageConfig } from '../config.ts';
 
 /** The store could not be opened; `message` is the sentence for the operator. */
 export class StoreNotOpenedError extends Error {

@@ -1,15 +1,15 @@
 /**
  * Settings from the environment. A missing or malformed setting stops start-up with one line naming it
- * (a ConfigError, printed without a stack). With no Slack setting at all the bot runs in console mode.
+ * (a ConfigError, printed without a stack). With no Slack and no Teams setting the bot runs in console mode.
  */
 import { isIP } from 'node:net';
 import type { LogFormat } from '../chat/logging/logger.ts';
 import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from '../chat/secrets/crypto.ts';
+import { ConfigError, type Env, httpUrl, noSpaces, required, text } from '../chat/settings.ts';
 import { isValidTimeZone } from '../shared/dates.ts';
+import { hasTeamsSettings, loadTeamsConfig, type TeamsConfig } from '../teams-bot/config.ts';
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError } from '../chat/settings.ts';
 
 export interface SlackConfig {
   /** Single-workspace mode; undefined in multi-workspace mode, where each workspace's token comes from its install. */
@@ -56,8 +56,17 @@ export interface LinenConfig {
 }
 
 export interface BotConfig {
+  /** Slack's mode: Socket Mode with `SLACK_APP_TOKEN`, else HTTP (also when only Teams runs). */
   mode: 'http' | 'socket';
-  slack: SlackConfig;
+  /** Slack's settings; undefined when only Teams runs. */
+  slack: SlackConfig | undefined;
+  /** Microsoft Teams' settings; undefined when Teams is not configured. */
+  teams?: TeamsConfig | undefined;
+  /**
+   * Organizations connect their own Linen keys (Slack for many workspaces, or Teams without `LINEN_API_KEY`): keys are
+   * stored sealed with `LINEN_ENCRYPTION_KEY`.
+   */
+  connected?: boolean | undefined;
   linen: LinenConfig;
   port: number;
   /** `BIND_ADDRESS`: the address the HTTP receiver and the health server listen on; unset: all interfaces. */
@@ -113,8 +122,6 @@ export function loadDigestConfig(env: Env): DigestConfig {
   return { adminUserIds, graceMinutes };
 }
 
-type Env = Record<string, string | undefined>;
-
 const SLACK_VARS = [
   'SLACK_BOT_TOKEN',
   'SLACK_SIGNING_SECRET',
@@ -124,39 +131,11 @@ const SLACK_VARS = [
   'SLACK_STATE_SECRET',
 ] as const;
 
-function text(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  if (raw === undefined) return undefined;
-  const v = raw.trim();
-  return v === '' ? undefined : v;
-}
+const hasSlackSettings = (env: Env) => SLACK_VARS.some((n) => text(env, n) !== undefined);
 
-function required(env: Env, name: string, hint: string): string {
-  const v = text(env, name);
-  if (v === undefined) throw new ConfigError(`${name} is not set: ${hint}`);
-  return v;
-}
-
-function noSpaces(name: string, v: string): string {
-  if (/\s/.test(v)) throw new ConfigError(`${name} contains spaces or line breaks; paste it again.`);
-  return v;
-}
-
-function httpUrl(name: string, v: string): URL {
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new ConfigError(`${name} is not a URL (got "${v}").`);
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:')
-    throw new ConfigError(`${name} must be an http(s) URL (got "${v}").`);
-  return u;
-}
-
-/** True when no Slack setting is present: `npm start` then runs the console on embedded defaults. */
+/** True when no Slack and no Teams setting is present: `npm start` then runs the console on embedded defaults. */
 export function isConsoleMode(env: Env): boolean {
-  return SLACK_VARS.every((n) => text(env, n) === undefined);
+  return !hasSlackSettings(env) && !hasTeamsSettings(env);
 }
 
 /** Where the bot's store is: `DATABASE_URL` (PostgreSQL), else PGlite under `LINEN_DATA_DIR`. */
@@ -248,16 +227,11 @@ function loadBotToken(env: Env): string {
   return botToken;
 }
 
-export function loadConfig(env: Env): BotConfig {
+/** Slack's settings (one workspace with a bot token, or many with the app's OAuth credentials). */
+function loadSlackConfig(env: Env): { slack: SlackConfig; mode: 'http' | 'socket'; multi: boolean } {
   const multi = isMultiWorkspace(env);
   const oauth = multi ? loadOAuthConfig(env) : undefined;
   const botToken = multi ? undefined : loadBotToken(env);
-  const encryption = loadEncryptionConfig(env);
-  if (multi && !encryption) {
-    throw new ConfigError(
-      'LINEN_ENCRYPTION_KEY is not set: multi-workspace mode stores every token and key encrypted with it (make one with: openssl rand -base64 32).',
-    );
-  }
 
   const appTokenRaw = text(env, 'SLACK_APP_TOKEN');
   const appToken = appTokenRaw === undefined ? undefined : noSpaces('SLACK_APP_TOKEN', appTokenRaw);
@@ -287,6 +261,32 @@ export function loadConfig(env: Env): BotConfig {
     const u = httpUrl('SLACK_API_URL', apiUrlRaw);
     apiUrl = u.href.endsWith('/') ? u.href : `${u.href}/`;
   }
+  return { slack: { botToken, oauth, signingSecret, appToken, apiUrl }, mode, multi };
+}
+
+export function loadConfig(env: Env): BotConfig {
+  const teams = loadTeamsConfig(env);
+  const slackPart = hasSlackSettings(env) || !teams ? loadSlackConfig(env) : undefined;
+  const multi = slackPart?.multi ?? false;
+  const encryption = loadEncryptionConfig(env);
+  if (multi && !encryption) {
+    throw new ConfigError(
+      'LINEN_ENCRYPTION_KEY is not set: multi-workspace mode stores every token and key encrypted with it (make one with: openssl rand -base64 32).',
+    );
+  }
+  const keyGiven = text(env, 'LINEN_API_KEY') !== undefined;
+  // Teams without LINEN_API_KEY: each organization connects its own key, as Slack's installed workspaces do.
+  const connected = multi || (teams !== undefined && !keyGiven);
+  if (teams && slackPart && !multi && !keyGiven) {
+    throw new ConfigError(
+      'LINEN_API_KEY is not set: with SLACK_BOT_TOKEN (one workspace) Teams answers with LINEN_API_KEY too; set it, or run Slack for many workspaces (SLACK_CLIENT_ID).',
+    );
+  }
+  if (connected && !encryption) {
+    throw new ConfigError(
+      'LINEN_ENCRYPTION_KEY is not set: organizations connect their own Linen keys here (Teams without LINEN_API_KEY), stored encrypted with it (make one with: openssl rand -base64 32).',
+    );
+  }
 
   const baseUrlRaw = required(
     env,
@@ -303,7 +303,7 @@ export function loadConfig(env: Env): BotConfig {
   const keyRaw = text(env, 'LINEN_API_KEY');
   const apiKey = keyRaw === undefined ? undefined : noSpaces('LINEN_API_KEY', keyRaw);
 
-  const timeZone = multi
+  const timeZone = connected
     ? text(env, 'LINEN_TIMEZONE')
     : required(env, 'LINEN_TIMEZONE', "the organization's IANA timezone, e.g. America/Chicago.");
   if (timeZone !== undefined && !isValidTimeZone(timeZone))
@@ -326,8 +326,10 @@ export function loadConfig(env: Env): BotConfig {
   }
 
   return {
-    mode,
-    slack: { botToken, oauth, signingSecret, appToken, apiUrl },
+    mode: slackPart?.mode ?? 'http',
+    slack: slackPart?.slack,
+    teams,
+    connected,
     linen: { baseUrl: base.href.replace(/\/+$/, ''), allowedBaseUrls, apiKey, timeZone },
     port,
     ...storage,
@@ -406,12 +408,13 @@ function allowedBaseUrlsOf(env: Env, baseUrl: string): string[] {
 /** Every secret of a configuration, for the log scrubber. */
 export function secretsOf(config: BotConfig): string[] {
   return [
-    config.slack.botToken,
-    config.slack.signingSecret,
-    config.slack.oauth?.clientSecret,
-    config.slack.oauth?.stateSecret,
+    config.slack?.botToken,
+    config.slack?.signingSecret,
+    config.slack?.oauth?.clientSecret,
+    config.slack?.oauth?.stateSecret,
+    config.teams?.clientSecret,
     ...(config.encryption?.keyTexts ?? []),
-    config.slack.appToken,
+    config.slack?.appToken,
     config.linen.apiKey,
     config.databaseUrl,
     config.metrics?.token,

@@ -1,0 +1,331 @@
+/**
+ * The service: one process that answers on Slack and on Teams (whichever is configured) from one store, one digest
+ * worker and one pacing per key. It opens the store (PostgreSQL with DATABASE_URL, else PGlite under LINEN_DATA_DIR),
+ * makes the Linen clients (the environment's key, or each organization's connected keys), mounts each platform's
+ * adapter on one HTTP server with the operator's probes, and runs the digest worker, which posts each subscription
+ * through its own platform. `stop()` drains and closes it all.
+ */
+import type { App as BoltApp } from '@slack/bolt';
+import type { SharedDigestDeps } from '../chat/answers/answer.ts';
+import type { Deadlines } from '../chat/answers/answer-in-time.ts';
+import type { ConnectDeps } from '../chat/connections/answer-in-place.ts';
+import { ConnectionStore } from '../chat/connections/connection-store.ts';
+import {
+  connectedWorkspaceLinen,
+  type ServiceFactory,
+  singleWorkspaceLinen,
+  type WorkspaceLinen,
+} from '../chat/connections/place-linen.ts';
+import type { DeliveryFor } from '../chat/digests/delivery/delivery.ts';
+import type { Logger as DigestLogger } from '../chat/digests/engine.ts';
+import {
+  type Clock,
+  clientsByKeyRef,
+  type DigestStore,
+  type DigestWorker,
+  keyRefOf,
+  openDigestStore,
+  startDigestWorker,
+} from '../chat/digests/index.ts';
+import { LinenService } from '../chat/linen.ts';
+import { logFields } from '../chat/logging/log-fields.ts';
+import { type BotLogger, createLogger } from '../chat/logging/logger.ts';
+import { BotMetrics, type Platform as MetricsPlatform } from '../chat/operations/metrics.ts';
+import { readStoreCounts, storeCountingErrors } from '../chat/operations/store-metrics.ts';
+import { type KeyPacers, keyPacers } from '../chat/pacing/key-pacers.ts';
+import { settlesWithin } from '../chat/settles-within.ts';
+import type { LinenClient } from '../shared/node.ts';
+import { createSlackAdapter, type MultiWorkspaceOptions, type SlackAdapter } from '../slack-bot/app.ts';
+import { type BotConfig, secretsOf } from './config.ts';
+import { type HttpServer, startHttpServer } from './http-server.ts';
+import { METRICS_PATH, type MetricsServer, metricsOnBotPort, serveMetricsOwnPort } from './metrics-endpoint.ts';
+import { platformReadiness, READY_PATH, Readiness, storeReadiness } from './readiness.ts';
+import { CLOSE_MS, DRAIN_MS } from './shutdown.ts';
+
+export const HEALTH_PATH = '/healthz';
+export type { MultiWorkspaceOptions } from '../slack-bot/app.ts';
+
+export interface StartOptions {
+  logger?: BotLogger | undefined;
+  /** A ready Linen client (tests and benchmarks count its requests). */
+  linenClient?: LinenClient | undefined;
+  /** Listen address of the HTTP server (default: `BIND_ADDRESS`, else all interfaces). */
+  host?: string | undefined;
+  now?: (() => number) | undefined;
+  /** A ready digest store (left open by `stop()`); default: opened from the configuration. */
+  digestStore?: DigestStore | undefined;
+  /** The API's rate limit the bot paces each key under (default 120 per 60 s; tests and benchmarks scale it). */
+  rateLimit?: { limit: number; windowMs: number } | undefined;
+  /** The digest worker's clock and tick (tests drive them); `worker: false` runs no worker. */
+  digests?: { clock?: Clock; tickMs?: number; pacingMs?: number; worker?: boolean } | undefined;
+  /**
+   * Slack for many workspaces: each request's Slack token comes from `authorize` (by team), and each workspace's
+   * Linen keys from its connection, stored sealed with `secrets` in the digest database.
+   */
+  multiWorkspace?: MultiWorkspaceOptions | undefined;
+  /** Builds the Linen service for a connected key (tests count its requests). */
+  createService?: ServiceFactory | undefined;
+  /** How long `stop()` waits for commands and digests under way (default DRAIN_MS). */
+  drainMs?: number | undefined;
+  /** When a person sees the interim message and the "not answering" sentence (tests shorten them). */
+  deadlines?: Deadlines | undefined;
+}
+
+export interface RunningBot {
+  /** The Slack app (Bolt), when Slack is configured. */
+  app: BoltApp;
+  slack: SlackAdapter | undefined;
+  linen: LinenService;
+  logger: BotLogger;
+  /** Slack's mode (`http` when Slack is not configured: the service listens on HTTP). */
+  mode: 'http' | 'socket';
+  /** The port the HTTP server listens on. */
+  port: number;
+  /** The address it listens on (`::` or `0.0.0.0`: all interfaces). */
+  address: string;
+  digests: { store: DigestStore; worker: DigestWorker | null };
+  /** Per-place resolution of the Linen client. */
+  workspaces: WorkspaceLinen;
+  /** Organizations' connected keys (`forget(teamId)` on uninstall), when they connect their own. */
+  connections: ConnectionStore | undefined;
+  /** One pacer per key, shared by every client of the key (across replicas with PostgreSQL). */
+  pacers: KeyPacers;
+  /** The service's metrics (`GET /metrics`), in a registry of this bot's own. */
+  metrics: BotMetrics;
+  /** The port `/metrics` listens on when `METRICS_PORT` is set. */
+  metricsPort: number | undefined;
+  /** `GET /readyz`'s checks. */
+  readiness: Readiness;
+  /**
+   * Stops taking work (readiness goes, the listener closes, a request on an open connection gets 503), lets the
+   * commands under way finish by their deadline and the digests be posted or given back, then closes the store.
+   */
+  stop(): Promise<void>;
+}
+
+/** The digest engine's log lines through the bot's (scrubbing) logger. */
+function digestLogger(logger: BotLogger): DigestLogger {
+  // The data is shown in a plain-text line, and its fields in a JSON one.
+  const args = (msg: string, data?: Record<string, unknown>) =>
+    data ? [`[digests] ${msg}`, logFields(data, { inText: true })] : [`[digests] ${msg}`];
+  return { info: (m, d) => logger.info(...args(m, d)), warn: (m, d) => logger.warn(...args(m, d)) };
+}
+
+/** A listen failure as one line naming the address (EADDRINUSE, EADDRNOTAVAIL, EACCES). */
+function listenError(err: unknown, where: string, port: number): Error {
+  const code = (err as { code?: string }).code;
+  return new Error(`cannot listen on ${where} port ${port}${code ? ` (${code})` : ''}: check BIND_ADDRESS and PORT.`);
+}
+
+/** The platform commands come from when only one answers; metrics of shared work carry it. */
+function primaryPlatform(config: BotConfig): MetricsPlatform {
+  return config.slack ? 'slack' : 'teams';
+}
+
+export async function startBot(config: BotConfig, options: StartOptions = {}): Promise<RunningBot> {
+  const logger = options.logger ?? createLogger({ format: config.logFormat });
+  for (const s of secretsOf(config)) logger.addSecret(s);
+
+  // The store first (a database that cannot be reached stops start-up), then the worker once listening.
+  const ownStore = options.digestStore === undefined;
+  const metrics = new BotMetrics(primaryPlatform(config));
+  // Its failures are counted as store errors, whoever meets them.
+  const store = storeCountingErrors(
+    options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {})),
+    metrics,
+  );
+  metrics.gaugeStore(readStoreCounts(store));
+  const readiness = new Readiness();
+  readiness.add(storeReadiness(store.executor));
+  let stopping: Promise<void> | undefined;
+  // Every client of a key (commands and digests) shares the key's pacer: in PostgreSQL, across replicas.
+  const pacers = keyPacers({ db: store.executor, ...options.rateLimit });
+  const linen = new LinenService({
+    ...config.linen,
+    // With connected keys there is no key here (each carries its own timezone): UTC is never read.
+    timeZone: config.linen.timeZone ?? 'UTC',
+    pacing: config.linen.apiKey ? pacers.for(config.linen.apiKey) : undefined,
+    client: options.linenClient,
+    now: options.now,
+    observer: metrics.linenObserver,
+  });
+  if (!linen.hasKey && !config.connected)
+    logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
+  // Slack for many workspaces from the configuration (Add to Slack: Bolt's OAuth authorizes each request), or as a
+  // test sets it up (its own authorize).
+  const multi: MultiWorkspaceOptions | undefined =
+    options.multiWorkspace ??
+    (config.slack?.oauth && config.encryption ? { secrets: config.encryption.box } : undefined);
+  // Organizations connect their own keys: the connections live beside the digests, in the same database.
+  const secrets = multi?.secrets ?? (config.connected ? config.encryption?.box : undefined);
+  const connections = secrets ? new ConnectionStore({ db: store.executor, secrets }) : undefined;
+  const workspaces: WorkspaceLinen = connections
+    ? connectedWorkspaceLinen({
+        connections,
+        createService:
+          options.createService ??
+          ((key) =>
+            new LinenService({
+              apiKey: key.apiKey,
+              baseUrl: key.baseUrl,
+              timeZone: key.timeZone,
+              pacing: pacers.for(key.apiKey),
+              observer: metrics.linenObserver,
+            })),
+      })
+    : singleWorkspaceLinen(linen, config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined);
+  const connect: ConnectDeps | undefined = connections && {
+    connections,
+    adminUserIds: config.digests.adminUserIds,
+    allowedBaseUrls: config.linen.allowedBaseUrls,
+    defaultTimeZone: config.linen.timeZone,
+  };
+  logger.info(
+    store.driver === 'pg'
+      ? 'digests: stored in PostgreSQL (DATABASE_URL), with the pacing of each key shared by the replicas'
+      : `digests: stored in PGlite under ${config.dataDir}`,
+  );
+  const keyRef = config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined;
+  const digestDeps: SharedDigestDeps = {
+    store: async () => store,
+    keyRef,
+    adminUserIds: config.digests.adminUserIds,
+  };
+  const place = { workspaces, logger, now: options.now };
+
+  let slack: SlackAdapter | undefined;
+  const deliveries = new Map<string, DeliveryFor>();
+  const host = options.host ?? config.host;
+  let port = config.port;
+  let address = host ?? '::';
+  let server: HttpServer | undefined;
+  let metricsServer: MetricsServer | undefined;
+  const where = host ?? 'all interfaces';
+  try {
+    if (config.slack) {
+      const slackReady = platformReadiness('slack');
+      readiness.add(slackReady);
+      slack = createSlackAdapter({
+        config: { ...config, slack: config.slack },
+        logger,
+        metrics,
+        store,
+        place,
+        digests: digestDeps,
+        connections,
+        connect: multi ? connect : undefined,
+        multi,
+        deadlines: options.deadlines,
+      });
+      deliveries.set('slack', slack.deliveries);
+      metrics.addStopCodes(slack.stopCodes);
+      slackReady.started();
+    }
+    const routes = [...(slack?.route ? [slack.route] : [])];
+    server = await startHttpServer({
+      port: config.port,
+      host,
+      probes: {
+        [HEALTH_PATH]: (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+          res.end(JSON.stringify({ ok: true, linen_key_configured: linen.hasKey }));
+        },
+        [READY_PATH]: readiness.handler(),
+        [METRICS_PATH]: metricsOnBotPort(metrics, config.metrics),
+      },
+      routes,
+      isStopping: () => stopping !== undefined,
+      onError: (err) => logger.error(`a request failed: ${(err as Error).name}: ${(err as Error).message}`),
+    }).catch((err: unknown) => {
+      throw listenError(err, where, config.port);
+    });
+    ({ port, address } = server);
+    if (slack?.mode === 'socket') {
+      await slack.start();
+      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} and ${READY_PATH} on port ${port} (${where})`);
+    } else {
+      const paths = [...(slack?.paths ?? [])];
+      logger.info(
+        `listening on port ${port} (${where}): ${[...paths, `GET ${HEALTH_PATH} and ${READY_PATH}`].join(', ')}`,
+      );
+    }
+    metricsServer = await serveMetricsOwnPort(metrics, config.metrics);
+    if (metricsServer) logger.info(`GET ${METRICS_PATH} on port ${metricsServer.port} (${metricsServer.address})`);
+  } catch (err) {
+    // Nothing started stays open: the process can exit, or a caller can try again.
+    await slack?.stop();
+    await server?.close();
+    await metricsServer?.close();
+    if (ownStore) await store.close().catch(() => {});
+    await workspaces.close().catch(() => {});
+    await linen.close().catch(() => {});
+    throw err;
+  }
+
+  let worker: DigestWorker | null = null;
+  if (options.digests?.worker !== false) {
+    // Subscriptions name their key by reference; the bot reads with its one configured key, or with the connected
+    // key a subscription names, opened from the connection that holds it.
+    const linenClientFor = connections
+      ? (ref: string) => workspaces.clientForKeyRef(ref)
+      : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.backgroundClient);
+    worker = startDigestWorker({
+      store,
+      // Each subscription posts through its own platform; one whose platform is not configured here is stopped.
+      deliveries: async (sub) => (await deliveries.get(sub.platform)?.(sub)) ?? null,
+      linenClientFor,
+      logger: digestLogger(logger),
+      graceMs: config.digests.graceMinutes * 60_000,
+      observer: metrics.digestObserver,
+      ...(options.digests?.clock ? { clock: options.digests.clock } : {}),
+      ...(options.digests?.tickMs !== undefined ? { tickMs: options.digests.tickMs } : {}),
+      ...(options.digests?.pacingMs !== undefined ? { pacingMs: options.digests.pacingMs } : {}),
+    });
+    logger.info(`digests: worker ${worker.workerId} started (grace ${config.digests.graceMinutes} min)`);
+  }
+
+  return {
+    app: slack?.app as BoltApp,
+    slack,
+    linen,
+    logger,
+    mode: slack?.mode ?? 'http',
+    port,
+    address,
+    digests: { store, worker },
+    workspaces,
+    connections,
+    pacers,
+    readiness,
+    metrics,
+    metricsPort: metricsServer?.port,
+    stop() {
+      stopping ??= (async () => {
+        readiness.stopping();
+        const drainMs = options.drainMs ?? DRAIN_MS;
+        // No new work: the listener closes (new connections are refused) or the socket disconnects.
+        const closed = new Promise<void>((resolve) => server!.server.close(() => resolve()));
+        const disconnected = slack?.stop();
+        // What is under way ends: commands by their deadline; digests posted, or given back unclaimed.
+        const work = [...(slack ? [['Slack', slack.work] as const] : [])];
+        const [idle] = await Promise.all([
+          Promise.all(work.map(([, w]) => w.idle(drainMs))),
+          worker?.stop({ drainMs }),
+        ]);
+        work.forEach(([name, w], i) => {
+          if (!idle[i]) logger.warn(`stopped with ${w.size} ${name} request(s) still being answered`);
+        });
+        server!.server.closeAllConnections();
+        await closed;
+        await disconnected;
+        await metricsServer?.close();
+        if (ownStore)
+          await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));
+        // A Linen request still open (a command given up at the drain) is not waited for.
+        const clientsClosed = await settlesWithin(Promise.all([workspaces.close(), linen.close()]), CLOSE_MS);
+        if (!clientsClosed) logger.debug('stop: Linen API requests still open; not waiting for them');
+      })();
+      return stopping;
+    },
+  };
+}

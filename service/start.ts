@@ -36,6 +36,7 @@ import { type KeyPacers, keyPacers } from '../chat/pacing/key-pacers.ts';
 import { settlesWithin } from '../chat/settles-within.ts';
 import type { LinenClient } from '../shared/node.ts';
 import { createSlackAdapter, type MultiWorkspaceOptions, type SlackAdapter } from '../slack-bot/app.ts';
+import { createTeamsAdapter, type TeamsAdapter } from '../teams-bot/app.ts';
 import { type BotConfig, secretsOf } from './config.ts';
 import { type HttpServer, startHttpServer } from './http-server.ts';
 import { METRICS_PATH, type MetricsServer, metricsOnBotPort, serveMetricsOwnPort } from './metrics-endpoint.ts';
@@ -75,6 +76,7 @@ export interface RunningBot {
   /** The Slack app (Bolt), when Slack is configured. */
   app: BoltApp;
   slack: SlackAdapter | undefined;
+  teams: TeamsAdapter | undefined;
   linen: LinenService;
   logger: BotLogger;
   /** Slack's mode (`http` when Slack is not configured: the service listens on HTTP). */
@@ -194,6 +196,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   const place = { workspaces, logger, now: options.now };
 
   let slack: SlackAdapter | undefined;
+  let teams: TeamsAdapter | undefined;
   const deliveries = new Map<string, DeliveryFor>();
   const host = options.host ?? config.host;
   let port = config.port;
@@ -206,7 +209,9 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       const slackReady = platformReadiness('slack');
       readiness.add(slackReady);
       slack = createSlackAdapter({
-        config: { ...config, slack: config.slack },
+        slack: config.slack,
+        mode: config.mode,
+        secrets: config.encryption?.box,
         logger,
         metrics,
         store,
@@ -221,7 +226,24 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       metrics.addStopCodes(slack.stopCodes);
       slackReady.started();
     }
-    const routes = [...(slack?.route ? [slack.route] : [])];
+    if (config.teams) {
+      const teamsReady = platformReadiness('teams');
+      readiness.add(teamsReady);
+      teams = await createTeamsAdapter({
+        teams: config.teams,
+        logger,
+        metrics,
+        store,
+        place,
+        digests: digestDeps,
+        connect,
+        deadlines: options.deadlines,
+      });
+      deliveries.set('teams', teams.deliveries);
+      metrics.addStopCodes(teams.stopCodes);
+      teamsReady.started();
+    }
+    const routes = [...(slack?.route ? [slack.route] : []), ...(teams ? [teams.route] : [])];
     server = await startHttpServer({
       port: config.port,
       host,
@@ -244,7 +266,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       await slack.start();
       logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} and ${READY_PATH} on port ${port} (${where})`);
     } else {
-      const paths = [...(slack?.paths ?? [])];
+      const paths = [...(slack?.paths ?? []), ...(teams?.paths ?? [])];
       logger.info(
         `listening on port ${port} (${where}): ${[...paths, `GET ${HEALTH_PATH} and ${READY_PATH}`].join(', ')}`,
       );
@@ -287,6 +309,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   return {
     app: slack?.app as BoltApp,
     slack,
+    teams,
     linen,
     logger,
     mode: slack?.mode ?? 'http',
@@ -307,7 +330,10 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         const closed = new Promise<void>((resolve) => server!.server.close(() => resolve()));
         const disconnected = slack?.stop();
         // What is under way ends: commands by their deadline; digests posted, or given back unclaimed.
-        const work = [...(slack ? [['Slack', slack.work] as const] : [])];
+        const work = [
+          ...(slack ? [['Slack', slack.work] as const] : []),
+          ...(teams ? [['Teams', teams.work] as const] : []),
+        ];
         const [idle] = await Promise.all([
           Promise.all(work.map(([, w]) => w.idle(drainMs))),
           worker?.stop({ drainMs }),

@@ -22,8 +22,8 @@ import type { DigestStore } from '../chat/digests/storage/types.ts';
 import type { BotLogger } from '../chat/logging/logger.ts';
 import type { BotMetrics } from '../chat/operations/metrics.ts';
 import type { SecretBox } from '../chat/secrets/crypto.ts';
-import type { BotConfig } from '../service/config.ts';
-import { WorkInFlight } from '../service/shutdown.ts';
+import { WorkInFlight } from '../chat/work-in-flight.ts';
+import type { SlackConfig } from './config.ts';
 import { PERMANENT_ERRORS, slackDeliveries } from './digests/slack.ts';
 import { slackDigestChannels } from './digests/slack-channels.ts';
 import { registerListeners } from './listeners/index.ts';
@@ -44,7 +44,10 @@ export interface MultiWorkspaceOptions {
 }
 
 export interface SlackAdapterOptions {
-  config: BotConfig & { slack: NonNullable<BotConfig['slack']> };
+  slack: SlackConfig;
+  mode: 'http' | 'socket';
+  /** Seals installations (tokens) at rest, with many workspaces. */
+  secrets: SecretBox | undefined;
   logger: BotLogger;
   metrics: BotMetrics;
   store: DigestStore;
@@ -79,23 +82,23 @@ export interface SlackAdapter {
 }
 
 /** Every Slack Web API client's base settings: SLACK_API_URL when set, and the bot's transport. */
-export function slackClientOptions(config: BotConfig): { slackApiUrl?: string; fetch: FetchFunction } {
-  return { ...(config.slack?.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), fetch: slackFetch };
+export function slackClientOptions(slack: SlackConfig): { slackApiUrl?: string; fetch: FetchFunction } {
+  return { ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}), fetch: slackFetch };
 }
 
 /** Multi-workspace mode: the install flow and the per-workspace authorize on the receiver (nothing otherwise). */
-function multiWorkspaceReceiverOptions(config: SlackAdapterOptions['config'], store: DigestStore) {
-  if (!config.slack.oauth || !config.encryption) return {};
+function multiWorkspaceReceiverOptions(options: SlackAdapterOptions) {
+  if (!options.slack.oauth || !options.secrets) return {};
   return installReceiverOptions({
-    oauth: config.slack.oauth,
-    db: store.executor,
-    box: config.encryption.box,
-    clientOptions: slackClientOptions(config),
+    oauth: options.slack.oauth,
+    db: options.store.executor,
+    box: options.secrets,
+    clientOptions: slackClientOptions(options.slack),
   });
 }
 
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
-  const { config, logger, metrics, store, multi } = options;
+  const { slack: config, mode, logger, store, multi } = options;
   const clientOptions = slackClientOptions(config);
   // The digest engine does its own retries and Retry-After waits, so its Slack client does none; a call Slack never
   // answers ends after 30 s (a hung post then counts as an unsure one: the history is searched before a retry).
@@ -108,21 +111,21 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
   };
-  const digestSlack = new WebClient(config.slack.botToken, { ...digestClientOptions });
+  const digestSlack = new WebClient(config.botToken, { ...digestClientOptions });
   // Multi-workspace mode: the tokens of each workspace, as Bolt authorizes its requests (set below for Bolt's OAuth).
   let teamAuthorize: TeamAuthorize | undefined = multi?.authorize;
   let app: AppType;
   let route: SlackAdapter['route'];
-  if (config.mode === 'socket') {
+  if (mode === 'socket') {
     const receiver = new SocketModeReceiver({
-      appToken: config.slack.appToken!,
+      appToken: config.appToken!,
       logger,
       // The Socket Mode client calls apps.connections.open with its own Web API client: it must use the same
       // SLACK_API_URL as the bot's (a copy: the client adds its retry settings to the object it is given).
       installerOptions: { clientOptions: { ...clientOptions } },
     });
     app = new App({
-      token: config.slack.botToken,
+      token: config.botToken,
       receiver,
       socketMode: true,
       extendedErrorHandler: true,
@@ -132,14 +135,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     });
   } else {
     const receiver = new HTTPReceiver({
-      signingSecret: config.slack.signingSecret!,
+      signingSecret: config.signingSecret!,
       endpoints: EVENTS_PATH,
       logger,
       processBeforeResponse: false,
       bodyLimit: MAX_BODY_BYTES,
       // A payload the bot cannot route gets a 200 and an info line, not Bolt's 500 (or 404) and error line.
       ...unroutableReceiverHandlers(),
-      ...multiWorkspaceReceiverOptions(config, store),
+      ...multiWorkspaceReceiverOptions(options),
     });
     // Bolt's OAuth: the installer that authorizes each request also gives the digest worker its tokens.
     const installer = receiver.installer;
@@ -149,13 +152,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       paths: [EVENTS_PATH],
       warn: (line) => logger.warn(line),
     });
-    const paths = new Set([EVENTS_PATH, ...(config.slack.oauth ? [INSTALL_PATH, REDIRECT_PATH] : [])]);
+    const paths = new Set([EVENTS_PATH, ...(config.oauth ? [INSTALL_PATH, REDIRECT_PATH] : [])]);
     route = (req, res) => {
       if (!paths.has(new URL(req.url ?? '/', 'http://localhost').pathname)) return false;
       listener(req, res);
       return true;
     };
-    const auth = multi?.authorize ? { authorize: multi.authorize } : { token: config.slack.botToken };
+    const auth = multi?.authorize ? { authorize: multi.authorize } : { token: config.botToken };
     app = new App({
       ...auth,
       receiver,
@@ -165,8 +168,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       clientOptions,
     });
   }
-  if (config.slack.oauth && config.encryption) {
-    const installations = new SqlInstallationStore({ db: store.executor, box: config.encryption.box });
+  if (config.oauth && options.secrets) {
+    const installations = new SqlInstallationStore({ db: store.executor, box: options.secrets });
     registerWorkspaceEvents(app, { db: store.executor, installations, logger });
   }
 
@@ -187,7 +190,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     digestSlack,
     deadlines: options.deadlines,
     digests: options.digests && { ...options.digests, platform: 'slack', channels: slackDigestChannels(digestSlack) },
-    metrics,
+    metrics: options.metrics,
   });
 
   // Multi-workspace mode: each subscription posts with its own workspace's token, never with another's.
@@ -200,20 +203,19 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       })
     : digestSlack;
   const paths =
-    config.mode === 'http'
-      ? [`POST ${EVENTS_PATH}`, ...(config.slack.oauth ? [`GET ${INSTALL_PATH} and ${REDIRECT_PATH}`] : [])]
+    mode === 'http'
+      ? [`POST ${EVENTS_PATH}`, ...(config.oauth ? [`GET ${INSTALL_PATH} and ${REDIRECT_PATH}`] : [])]
       : [];
   return {
     app,
-    mode: config.mode,
+    mode,
     route,
     paths,
     async start() {
-      if (config.mode === 'socket') await app.start();
+      if (mode === 'socket') await app.start();
     },
     async stop() {
-      if (config.mode === 'socket')
-        await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
+      if (mode === 'socket') await app.stop().catch((err: unknown) => logger.debug(`stop: ${(err as Error).message}`));
     },
     work,
     deliveries: slackDeliveries(slackForDigests),

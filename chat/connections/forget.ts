@@ -1,7 +1,8 @@
 /**
- * Forgetting a workspace: when Slack says the app was uninstalled or its tokens revoked, every row keyed by the
- * workspace's team id goes, in one transaction, so no secret outlives its workspace. A table that keeps data per
- * workspace adds itself to WORKSPACE_TABLES (rows that hang off those, such as digest runs, go by ON DELETE CASCADE).
+ * Forgetting a workspace or tenant: when Slack says the app was uninstalled or its tokens revoked, or Teams that it
+ * was removed from a tenant's last conversation, every row keyed by its id goes, in one transaction, so no secret
+ * outlives it. A table that keeps data per workspace or tenant adds itself to WORKSPACE_TABLES (rows that hang off
+ * those, such as digest runs, go by ON DELETE CASCADE).
  */
 import type { SqlExecutor } from '../digests/storage/sql.ts';
 
@@ -11,6 +12,8 @@ export const WORKSPACE_TABLES: readonly { table: string; teamColumn: string }[] 
   { table: 'digest_subscriptions', teamColumn: 'team_id' },
   // The workspace's Linen keys (workspace_keys) go with it, by ON DELETE CASCADE.
   { table: 'workspace_connections', teamColumn: 'team_id' },
+  { table: 'connection_admins', teamColumn: 'team_id' },
+  { table: 'teams_conversations', teamColumn: 'tenant_id' },
 ];
 
 /** Deletes everything kept for the workspace; returns the rows deleted per table. */
@@ -18,7 +21,8 @@ export async function forgetWorkspace(db: SqlExecutor, teamId: string): Promise<
   return db.transaction((tx) => deleteWorkspaceRows(tx, teamId));
 }
 
-async function deleteWorkspaceRows(tx: SqlExecutor, teamId: string): Promise<Record<string, number>> {
+/** The same, inside a transaction of the caller's. */
+export async function deleteWorkspaceRows(tx: SqlExecutor, teamId: string): Promise<Record<string, number>> {
   const deleted: Record<string, number> = {};
   for (const { table, teamColumn } of WORKSPACE_TABLES) {
     const rows = await tx.query(`DELETE FROM ${table} WHERE ${teamColumn} = $1 RETURNING 1`, [teamId]);

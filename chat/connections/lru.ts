@@ -28,6 +28,11 @@ export class Lru<K, V> {
     }
   }
 
+  /** Removes the entry (without evicting it: its owner is done with it). */
+  delete(key: K): boolean {
+    return this.#map.delete(key);
+  }
+
   get size(): number {
     return this.#map.size;
   }

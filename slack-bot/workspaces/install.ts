@@ -10,7 +10,7 @@ import type { HTTPReceiverOptions } from '@slack/bolt';
 import type { WebClientOptions } from '@slack/web-api';
 import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
 import type { SecretBox } from '../../chat/secrets/crypto.ts';
-import type { OAuthConfig } from '../../service/config.ts';
+import type { OAuthConfig } from '../config.ts';
 import { SqlInstallationStore } from './installation-store.ts';
 
 export const INSTALL_PATH = '/slack/install';

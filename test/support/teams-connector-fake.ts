@@ -101,6 +101,8 @@ export interface TeamsConnectorFake {
   waitForPosts(conversationId: string, n?: number, timeoutMs?: number): Promise<ConnectorActivity[]>;
   /** Waits until a file upload is complete. */
   waitForUpload(uniqueId: string, timeoutMs?: number): Promise<FileUpload>;
+  /** Waits until `check` (asked again after every request the fake takes) returns a value. */
+  waitUntil<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T>;
   /** The next `count` calls to the conversation answer 429 with `Retry-After: retryAfterSeconds`. */
   throttle(conversationId: string, count: number, retryAfterSeconds?: number): void;
   /** The next `count` calls to the conversation answer `status` (412 PreconditionFailed, or 5xx). */
@@ -367,6 +369,7 @@ export async function startTeamsConnectorFake(options: ConnectorFakeOptions): Pr
         `${n} post(s) to ${conversationId}`,
       );
     },
+    waitUntil: (check, timeoutMs, what) => waitFor(check, timeoutMs, what),
     waitForUpload(uniqueId, timeoutMs = 10_000) {
       return waitFor(
         () => uploads.find((u) => u.uniqueId === uniqueId && u.complete),

@@ -6,6 +6,7 @@ import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackAction
 import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringContent } from '../../../chat/answers/answer-in-time.ts';
 import { describeError, friendlyError } from '../../../chat/answers/friendly-errors.ts';
 import { parseCommand } from '../../../chat/answers/grammar.ts';
+import { type FetchedPdf, fetchInvoicePdf } from '../../../chat/answers/invoice-pdf.ts';
 import { type AnswerOutcome, outcomeOfError } from '../../../chat/answers/outcome.ts';
 import { answerButton, contextFor } from '../../../chat/connections/answer-in-place.ts';
 import type { Content } from '../../../chat/content/document.ts';
@@ -20,7 +21,7 @@ import { slackRequest } from '../../place.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 import { hasResponseUrl } from '../response-url.ts';
-import { type FetchedPdf, fetchInvoicePdf, uploadPrivately } from './pdf.ts';
+import { uploadPrivately } from './pdf.ts';
 
 const ephemeral = async (respond: RespondFn, deps: BotDeps, content: Content) => {
   const m = toSlackMessage(content);

@@ -1,0 +1,199 @@
+/**
+ * A neutral answer (chat/content) as an Adaptive Card (schema 1.5, as Teams renders it), built with Microsoft's
+ * `@microsoft/teams.cards`. Text is set as TextRuns in RichTextBlocks, which Teams never reads as Markdown: text from
+ * the API shows as typed, whatever characters it holds, and cannot become a link or a mention. Icons are emoji,
+ * commands are written as typed in Teams (no slash), fields are label-and-value columns, and actions are
+ * `Action.Execute` buttons the bot answers (`card.action`). A card over Teams' size limit keeps its first parts and
+ * says how many were left out.
+ */
+import {
+  ActionSet,
+  AdaptiveCard,
+  type CardElement,
+  Column,
+  ColumnSet,
+  Container,
+  ExecuteAction,
+  RichTextBlock,
+  TextRun,
+} from '@microsoft/teams.cards';
+import type { Action, Content, Part } from '../../chat/content/document.ts';
+import type { Icon, Inline, Rich } from '../../chat/content/rich.ts';
+
+/** Card JSON above this is refused by Teams (28 KB for a bot message); a margin keeps the activity's own fields. */
+export const CARD_BYTES = 26 * 1024;
+
+/** The verbs of the card's buttons, which `card.action` routes on. */
+export const VERB = { rerun: 'linen_rerun', pdf: 'linen_pdf' } as const;
+
+const EMOJI: Record<Icon, string> = {
+  warning: '⚠️',
+  ok: '✅',
+  info: 'ℹ️',
+  high: '🔴',
+  medium: '🟠',
+  low: '⚪',
+  new: '🆕',
+  eyes: '👀',
+  working: '🛠️',
+  party: '🎉',
+  hourglass: '⏳',
+  document: '📄',
+  no: '🚫',
+};
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+interface Style {
+  bold?: boolean;
+  italic?: boolean;
+  mono?: boolean;
+  subtle?: boolean;
+}
+
+/** A command as typed in Teams: the words alone (`balance Mercy`), or the bot's name for the empty one. */
+export const commandText = (typed: string) => (typed ? typed : 'Linen');
+
+/** Rich text as runs of one style each, line by line (a line break starts a new line of runs). */
+function runsOf(text: Rich, style: Style = {}, lines: TextRun[][] = [[]]): TextRun[][] {
+  const push = (t: string, s: Style) => {
+    const parts = t.replace(CONTROL, '').split(/\r?\n/);
+    parts.forEach((piece, idx) => {
+      if (idx > 0) lines.push([]);
+      if (piece === '') return;
+      lines[lines.length - 1]!.push(
+        new TextRun(piece, {
+          ...(s.bold ? { weight: 'Bolder' as const } : {}),
+          ...(s.italic ? { italic: true } : {}),
+          ...(s.mono ? { fontType: 'Monospace' as const } : {}),
+          ...(s.subtle ? { isSubtle: true } : {}),
+        }),
+      );
+    });
+  };
+  for (const p of text as readonly Inline[]) {
+    if (typeof p === 'string') push(p, style);
+    else if ('icon' in p) push(EMOJI[p.icon], style);
+    else if ('command' in p)
+      push(p.as === 'plain' ? `“${commandText(p.command)}”` : commandText(p.command), {
+        ...style,
+        mono: p.as !== 'plain',
+      });
+    else if ('channel' in p) push(p.name ? `#${p.name}` : 'this channel', style);
+    else if ('user' in p) push(p.name ?? 'someone', style);
+    else
+      runsOf(
+        p.content,
+        {
+          ...style,
+          ...(p.style === 'bold' ? { bold: true } : {}),
+          ...(p.style === 'italic' || p.style === 'quote' ? { italic: true } : {}),
+          ...(p.style === 'code' ? { mono: true } : {}),
+        },
+        lines,
+      );
+  }
+  return lines;
+}
+
+/** One RichTextBlock a line, close together; an empty line keeps its space. */
+function paragraph(text: Rich, style: Style = {}): CardElement[] {
+  return runsOf(text, style).map((line, idx) => {
+    const block = new RichTextBlock({ inlines: line.length ? line : [new TextRun(' ')] });
+    return idx ? block.withSpacing('None') : block;
+  });
+}
+
+function button(a: Exclude<Action, { kind: 'share' }>): ExecuteAction {
+  if (a.kind === 'pdf')
+    return new ExecuteAction({ title: 'PDF', verb: VERB.pdf, data: { linen: VERB.pdf, invoice: a.invoice } });
+  return new ExecuteAction({
+    title: a.label.replace(CONTROL, '').slice(0, 80),
+    verb: VERB.rerun,
+    data: { linen: VERB.rerun, command: a.command },
+  });
+}
+
+/** Actions that mean something in Teams: "Share in channel" is the message extension's there, not a button. */
+const usable = (actions: readonly Action[]) =>
+  actions.filter((a): a is Exclude<Action, { kind: 'share' }> => a.kind !== 'share');
+
+function elementsOf(part: Part): CardElement[] {
+  switch (part.kind) {
+    case 'title':
+      return [
+        new RichTextBlock({
+          inlines: [
+            new TextRun(part.text.replace(CONTROL, '').replace(/\s*\n\s*/g, ' '), { weight: 'Bolder', size: 'Medium' }),
+          ],
+        }),
+      ];
+    case 'text': {
+      const body = paragraph(part.text);
+      const action = part.action && part.action.kind !== 'share' ? button(part.action) : undefined;
+      if (!action) return body;
+      return [
+        new ColumnSet({
+          columns: [
+            new Column(...body).withWidth('stretch'),
+            new Column(new ActionSet(action)).withWidth('auto').withVerticalContentAlignment('Center'),
+          ],
+        }).withSeparator(true),
+      ];
+    }
+    case 'fields': {
+      const rows: CardElement[] = part.text ? paragraph(part.text) : [];
+      // Two labelled values a row, as Slack lays out its fields.
+      for (let i = 0; i < part.fields.length; i += 2) {
+        const pair = part.fields.slice(i, i + 2);
+        rows.push(
+          new ColumnSet({
+            columns: pair.map((f) =>
+              new Column(...paragraph([f.label], { bold: true }), ...paragraph(f.value)).withWidth('stretch'),
+            ),
+          }),
+        );
+      }
+      return rows;
+    }
+    case 'note':
+      return part.texts.flatMap((t) => paragraph(t, { subtle: true }));
+    case 'divider':
+      return [new Container().withSeparator(true).withSpacing('Medium')];
+    case 'actions': {
+      const actions = usable(part.actions);
+      return actions.length ? [new ActionSet(...actions.map(button))] : [];
+    }
+  }
+}
+
+const bytesOf = (card: AdaptiveCard) => Buffer.byteLength(JSON.stringify(card), 'utf8');
+
+/** The answer as an Adaptive Card within Teams' size limit. */
+export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): AdaptiveCard {
+  const groups = content.parts.map(elementsOf);
+  const build = (kept: number) => {
+    const body = groups.slice(0, kept).flat();
+    const left = groups.length - kept;
+    if (left)
+      body.push(
+        ...paragraph([`…and ${left} more part${left === 1 ? '' : 's'} not shown (narrow the command to see them).`], {
+          subtle: true,
+        }),
+      );
+    return new AdaptiveCard(...body).withVersion('1.5').withFallbackText(plainSummary(content));
+  };
+  let kept = groups.length;
+  let card = build(kept);
+  while (kept > 1 && bytesOf(card) > maxBytes) card = build(--kept);
+  return card;
+}
+
+/** The summary as plain text: a notification's line, what a screen reader says, a card's fallback. */
+export function plainSummary(content: Content): string {
+  return runsOf(content.summary)
+    .map((line) => line.map((r) => r.text).join(''))
+    .join(' ')
+    .slice(0, 1000);
+}

@@ -1,0 +1,69 @@
+/**
+ * What the handlers share: the chat core's dependencies with Teams' own parts (its channels for digests, its
+ * admins and connect form), the request of an activity, and posting an answer where it was asked (a channel's
+ * thread, a chat) without letting a failed post escape as an error.
+ */
+
+import { MessageActivityInput } from '@microsoft/teams.api';
+import type { CommandRequest, PlaceDeps } from '../../chat/connections/answer-in-place.ts';
+import type { Content } from '../../chat/content/document.ts';
+import { connectForm } from '../cards/connect.ts';
+import { cardMessage } from '../connector.ts';
+import { teamsDigestChannels } from '../digests/teams-channels.ts';
+import { type TeamsPlace, teamsRequest } from '../place.ts';
+import type { TeamsDeps } from './index.ts';
+
+export function placeDeps(deps: TeamsDeps): PlaceDeps {
+  return {
+    ...deps.place,
+    connect: deps.connect,
+    digests: deps.digests && { ...deps.digests, platform: 'teams', channels: teamsDigestChannels },
+  };
+}
+
+export function requestFor(place: TeamsPlace, deps: TeamsDeps): Omit<CommandRequest, 'text'> {
+  return teamsRequest(place, {
+    connect: deps.connect,
+    admins: deps.admins,
+    async showConnectForm(p, timeZone) {
+      const form = connectForm({ allowedBaseUrls: deps.connect?.allowedBaseUrls ?? [], timeZone });
+      await deps
+        .connectorFor(p.serviceUrl)
+        .send(
+          p.conversationId,
+          new MessageActivityInput(undefined, { summary: 'Connect Linen' }).addCard('adaptive', form),
+        );
+    },
+  });
+}
+
+/** Posts an answer in the conversation (a channel's thread included); the new message's id, or undefined. */
+export async function post(
+  deps: TeamsDeps,
+  place: TeamsPlace,
+  content: Content,
+  what: string,
+): Promise<string | undefined> {
+  try {
+    return await deps.connectorFor(place.serviceUrl).send(place.conversationId, cardMessage(content));
+  } catch (err) {
+    deps.logger.warn(`teams ${what}: could not post the answer: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Replaces a message of the bot's with another answer; a failure posts it as a new message instead. */
+export async function replace(
+  deps: TeamsDeps,
+  place: TeamsPlace,
+  activityId: string,
+  content: Content,
+  what: string,
+): Promise<void> {
+  try {
+    await deps.connectorFor(place.serviceUrl).update(place.conversationId, activityId, cardMessage(content));
+  } catch (err) {
+    deps.logger.info(`teams ${what}: could not update its message (${(err as Error).message}); posting it anew`);
+    await post(deps, place, content, what);
+  }
+}

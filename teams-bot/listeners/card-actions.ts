@@ -1,0 +1,164 @@
+/**
+ * The cards' buttons (`Action.Execute`, invoke `adaptiveCard/action`): a customer chosen among several (the command
+ * asked again, its answer replacing the choices), an invoice's PDF (delivered in the person's 1:1 chat), and the
+ * connect form's submission (the key checked and saved, the form replaced by what the key can see, or shown again
+ * with one sentence on the field at fault). Teams waits for the invoke's answer, so slow work answers "on its way"
+ * at once and posts its result after.
+ */
+import type { App } from '@microsoft/teams.apps';
+import type { AdaptiveCard } from '@microsoft/teams.cards';
+import { describeError, friendlyError } from '../../chat/answers/friendly-errors.ts';
+import { parseCommand } from '../../chat/answers/grammar.ts';
+import { type AnswerOutcome, outcomeOfError } from '../../chat/answers/outcome.ts';
+import { answerButton, contextFor } from '../../chat/connections/answer-in-place.ts';
+import { connectKey } from '../../chat/connections/connect-key.ts';
+import { EVERYWHERE } from '../../chat/connections/connection.ts';
+import { failureFields } from '../../chat/logging/log-fields.ts';
+import type { ActionName } from '../../chat/operations/metrics.ts';
+import { parsePdfRef } from '../../chat/views/balance.ts';
+import { errorView } from '../../chat/views/common.ts';
+import { ADMINS_ONLY } from '../admins.ts';
+import { CONNECT_VERB, connectedCard, connectForm, INPUT } from '../cards/connect.ts';
+import { VERB } from '../cards/render.ts';
+import { offerPdf } from '../pdf.ts';
+import { type InboundActivity, placeOf, type TeamsPlace } from '../place.ts';
+import { placeDeps, post, replace, requestFor } from './answering.ts';
+import type { TeamsDeps } from './index.ts';
+
+type ActionActivity = InboundActivity & {
+  replyToId?: string;
+  value?: { action?: { verb?: string; data?: Record<string, unknown> } };
+};
+
+const message = (text: string) => ({
+  statusCode: 200 as const,
+  type: 'application/vnd.microsoft.activity.message' as const,
+  value: text,
+});
+const card = (content: AdaptiveCard) => ({
+  statusCode: 200 as const,
+  type: 'application/vnd.microsoft.card.adaptive' as const,
+  value: content,
+});
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** The connect form submitted: the key checked and saved, or the form again with the problem on its field. */
+async function connect(activity: ActionActivity, place: TeamsPlace, deps: TeamsDeps) {
+  const data = activity.value?.action?.data ?? {};
+  const connectDeps = deps.connect;
+  if (!connectDeps) return message('Keys are not connected from Teams on this bot.');
+  if (place.type !== 'personal') return message('Connect Linen in your 1:1 chat with Linen.');
+  const wasFirst = (await deps.admins.list(place.tenantId)).length === 0;
+  const input = {
+    apiKey: str(data[INPUT.apiKey]),
+    baseUrl: str(data[INPUT.baseUrl]),
+    timeZone: str(data[INPUT.timeZone]),
+    place: EVERYWHERE,
+  };
+  const result = await connectKey(input, {
+    platform: 'teams',
+    teamId: place.tenantId,
+    userId: place.person.id,
+    userName: place.person.name,
+    connections: connectDeps.connections,
+    allowedBaseUrls: connectDeps.allowedBaseUrls,
+    isAdmin: () => deps.admins.isAdmin(place.tenantId, place.person, { orFirst: true }),
+    adminsOnly: ADMINS_ONLY,
+    onSecret: (s) => deps.logger.addSecret(s),
+    logger: deps.logger,
+    now: deps.place.now,
+  });
+  if (!result.ok)
+    return card(
+      connectForm({
+        allowedBaseUrls: connectDeps.allowedBaseUrls,
+        timeZone: connectDeps.defaultTimeZone,
+        problem: result,
+        values: { baseUrl: input.baseUrl, timeZone: input.timeZone },
+      }),
+    );
+  // Whoever connects an organization's first key becomes its first Linen admin.
+  if (wasFirst) await deps.admins.add(place.tenantId, place.person, null, new Date((deps.place.now ?? Date.now)()));
+  return card(connectedCard(result));
+}
+
+/** The chosen customer's answer, in place of the choices. */
+async function rerun(activity: ActionActivity, place: TeamsPlace, deps: TeamsDeps, counted: Count): Promise<void> {
+  const started = Date.now();
+  const command = str(activity.value?.action?.data?.command) ?? 'help';
+  const answered = await answerButton(command, requestFor(place, deps), placeDeps(deps));
+  counted('choose_customer', started, answered.outcome);
+  if (activity.replyToId) await replace(deps, place, activity.replyToId, answered.content, answered.command);
+  else await post(deps, place, answered.content, answered.command);
+}
+
+/** An invoice's PDF, offered in the person's 1:1 chat (accounting answers must be allowed where it was pressed). */
+async function pdf(activity: ActionActivity, place: TeamsPlace, deps: TeamsDeps, counted: Count): Promise<void> {
+  const started = Date.now();
+  const ref = parsePdfRef(JSON.stringify(activity.value?.action?.data?.invoice ?? null));
+  if (!ref) {
+    counted('pdf', started, 'answered');
+    await post(deps, place, errorView('That button is out of date; ask for the balance again.'), 'pdf');
+    return;
+  }
+  const resolved = await contextFor(placeDeps(deps), requestFor(place, deps), parseCommand('balance'));
+  if ('refusal' in resolved) {
+    counted('pdf', started, 'refused');
+    await post(deps, place, errorView(resolved.refusal), 'pdf');
+    return;
+  }
+  try {
+    await offerPdf({
+      linen: resolved.ctx.linen,
+      connector: deps.connectorFor(place.serviceUrl),
+      ref,
+      tenantId: place.tenantId,
+      userId: place.person.id,
+      secret: deps.teams.clientSecret,
+      pending: deps.pending,
+    });
+    counted('pdf', started, 'answered');
+  } catch (err) {
+    counted('pdf', started, outcomeOfError(err));
+    deps.logger.info(`PDF of ${ref.n} failed: ${describeError(err)}`, failureFields(err));
+    await post(deps, place, errorView(friendlyError(err, { subject: `invoice ${ref.n}` })), 'pdf');
+  }
+}
+
+type Count = (action: ActionName, started: number, outcome: AnswerOutcome) => void;
+
+export function register(app: App, deps: TeamsDeps): void {
+  const counted: Count = (action, started, outcome) =>
+    deps.metrics.action(action, outcome, (Date.now() - started) / 1000, 'teams');
+  const later = (what: string, work: Promise<void>) =>
+    void deps.work.track(
+      work.catch((err: unknown) =>
+        deps.logger.error(`a Teams ${what} failed: ${(err as Error).name}: ${(err as Error).message}`),
+      ),
+    );
+  app.on('card.action', async (ctx) => {
+    const activity = ctx.activity as unknown as ActionActivity;
+    const place = placeOf(activity);
+    switch (activity.value?.action?.verb) {
+      case CONNECT_VERB:
+        return connect(activity, place, deps).catch((err: unknown) => {
+          deps.logger.error(
+            `teams connect for ${place.tenantId} failed: ${(err as Error).name}: ${(err as Error).message}`,
+          );
+          return message('The key could not be saved just now; try again in a minute.');
+        });
+      case VERB.rerun:
+        later('customer choice', rerun(activity, place, deps, counted));
+        return message('Looking that up…');
+      case VERB.pdf:
+        later('PDF', pdf(activity, place, deps, counted));
+        return message('Sending the PDF to your 1:1 chat with Linen…');
+      default:
+        deps.logger.info(`ignored a Teams card action the bot never wrote (${String(activity.value?.action?.verb)})`);
+        return message('That button is out of date.');
+    }
+  });
+}
+
+export default { register };

@@ -1,0 +1,120 @@
+/**
+ * A Teams activity as the chat core takes it: where it was typed (tenant, conversation, a 1:1 chat or not), who typed
+ * it, the command's words (the bot's @mention is stripped by the SDK; a leading `linen` or `/linen` is too), and what
+ * the answers need of Teams there (its channels for digests, its admins and connect form).
+ */
+import type { CommandRequest, ConnectDeps } from '../chat/connections/answer-in-place.ts';
+import type { ConnectionPlatform } from '../chat/connections/connection-commands.ts';
+import type { Content } from '../chat/content/document.ts';
+import { errorView } from '../chat/views/common.ts';
+import { ADMINS_ONLY, type TeamsPerson, type TenantAdmins } from './admins.ts';
+import { type ConversationType, channelOf } from './conversations.ts';
+import { teamsDigestChannels } from './digests/teams-channels.ts';
+import { TEAMS_SURFACE } from './surface.ts';
+
+/** The parts of an activity the bot reads (Teams sends more). */
+export interface InboundActivity {
+  id?: string | undefined;
+  type: string;
+  text?: string | undefined;
+  serviceUrl: string;
+  from: { id: string; name?: string | undefined; aadObjectId?: string | undefined };
+  recipient?: { id: string; name?: string | undefined } | undefined;
+  conversation: { id: string; conversationType?: string | undefined; tenantId?: string | undefined; name?: string };
+  channelData?:
+    | {
+        tenant?: { id?: string } | undefined;
+        team?: { id?: string; name?: string } | undefined;
+        channel?: { id?: string; name?: string } | undefined;
+      }
+    | undefined;
+  entities?: { type?: string; mentioned?: { id?: string; name?: string } }[] | undefined;
+}
+
+export interface TeamsPlace {
+  /** Where to answer: the conversation as the activity names it (a channel's thread included). */
+  conversationId: string;
+  /** The channel or chat itself (a digest goes there, not into a thread). */
+  channelId: string;
+  channelName: string | null;
+  tenantId: string;
+  type: ConversationType;
+  teamId: string | null;
+  serviceUrl: string;
+  person: TeamsPerson;
+}
+
+export function placeOf(activity: InboundActivity): TeamsPlace {
+  const type = activity.conversation.conversationType;
+  return {
+    conversationId: activity.conversation.id,
+    channelId: channelOf(activity.conversation.id),
+    channelName: activity.channelData?.channel?.name ?? activity.conversation.name ?? null,
+    tenantId: activity.conversation.tenantId ?? activity.channelData?.tenant?.id ?? '',
+    type: type === 'channel' || type === 'groupChat' ? type : 'personal',
+    teamId: activity.channelData?.team?.id ?? null,
+    serviceUrl: activity.serviceUrl,
+    person: { id: activity.from.id, aadObjectId: activity.from.aadObjectId, name: activity.from.name },
+  };
+}
+
+/**
+ * The command in a message's text: the bot's mention is gone (the SDK strips it), and the command may still start
+ * with `linen` or `/linen`, as people type it from Slack's habit or from the manifest's command list.
+ */
+export function commandTextOf(text: string | undefined): string {
+  return (text ?? '')
+    .replace(/<at>[^<]*<\/at>/gi, ' ')
+    .replace(/&nbsp;/gi, ' ')
+    .trim()
+    .replace(/^\/?linen\b[:,]?/i, '')
+    .trim();
+}
+
+/** The people an activity @mentions besides the bot: `admins add @person` names them so. */
+export function mentionedPeople(activity: InboundActivity): TeamsPerson[] {
+  const bot = activity.recipient?.id;
+  return (activity.entities ?? [])
+    .filter((e) => e.type === 'mention' && e.mentioned?.id && e.mentioned.id !== bot)
+    .map((e) => ({ id: e.mentioned!.id!, name: e.mentioned!.name }));
+}
+
+export interface TeamsRequestDeps {
+  connect?: ConnectDeps | undefined;
+  admins: TenantAdmins;
+  /** Shows the connect form in the person's 1:1 chat. */
+  showConnectForm(place: TeamsPlace, timeZone: string | undefined): Promise<void>;
+}
+
+function connectionPlatform(place: TeamsPlace, deps: TeamsRequestDeps): ConnectionPlatform {
+  return {
+    surface: TEAMS_SURFACE,
+    adminsOnly: ADMINS_ONLY,
+    // While a tenant has no admin, whoever connects its first key becomes one.
+    isAdmin: () => deps.admins.isAdmin(place.tenantId, place.person, { orFirst: true }),
+    async openConnectForm(timeZone): Promise<Content | null> {
+      if (place.type !== 'personal')
+        return errorView(
+          'Connect Linen in your 1:1 chat with Linen, so that the key is never typed where others can read the conversation.',
+        );
+      await deps.showConnectForm(place, timeZone ?? deps.connect?.defaultTimeZone);
+      return null;
+    },
+  };
+}
+
+/** The request for the chat core, without its text. */
+export function teamsRequest(place: TeamsPlace, deps: TeamsRequestDeps): Omit<CommandRequest, 'text'> {
+  return {
+    platform: 'teams',
+    surface: TEAMS_SURFACE,
+    teamId: place.tenantId,
+    channelId: place.channelId,
+    channelName: place.channelName,
+    serviceUrl: place.serviceUrl,
+    privateChat: place.type === 'personal',
+    userId: place.person.id,
+    digestChannels: teamsDigestChannels,
+    connection: deps.connect ? connectionPlatform(place, deps) : undefined,
+  };
+}

@@ -7,7 +7,7 @@ import { redact } from '../../shared/index.ts';
 import { makeClient } from './context.ts';
 import { showDialog } from './dialog.ts';
 import { defaultBaseUrl, documentProperties, PROP_BASE_URL, PROP_KEY, readSettings, sha256 } from './gas.ts';
-import { cellMessage } from './messages.ts';
+import { sheetsMessage } from './messages.ts';
 import { refreshSpreadsheet } from './refresh.ts';
 import { RUN_MS, scheduleCaption, showScheduleDialog } from './schedule.ts';
 import { REPORT_MENU, showReportDialog } from './templates.ts';
@@ -101,7 +101,7 @@ function check(key: string, baseUrl: string): void {
   try {
     makeClient(settings, key, 20_000).customers.list().page({ limit: 1 });
   } catch (e) {
-    throw new Error(cellMessage(e, [key]).replace(/ set a valid one with .*$/, ' check it and paste it again.'));
+    throw new Error(sheetsMessage(e, [key]).replace(/ set a valid one with .*$/, ' check it and paste it again.'));
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import {
   App,
   type App as AppType,
@@ -15,6 +16,8 @@ import {
   SocketModeReceiver,
 } from '@slack/bolt';
 import { type FetchFunction, WebClient, type WebClientOptions } from '@slack/web-api';
+import { withExcelRoutes } from '../excel-addin/service/mount.ts';
+import { createExcelRoutes, type ExcelRoutes } from '../excel-addin/service/routes.ts';
 import type { LinenClient } from '../shared/node.ts';
 import type { BotConfig } from './config.ts';
 import { secretsOf } from './config.ts';
@@ -245,6 +248,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   const keyRef = config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined;
   const host = options.host ?? config.host;
   let app: AppType;
+  // HTTP mode also serves the Excel add-in and its relay at /excel/ (excel-addin/service/routes.ts).
+  let excel: ExcelRoutes | undefined;
   if (config.mode === 'socket') {
     const receiver = new SocketModeReceiver({
       appToken: config.slack.appToken!,
@@ -282,11 +287,22 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     // Bolt's OAuth: the installer that authorizes each request also gives the digest worker its tokens.
     const installer = receiver.installer;
     if (multi && installer) teamAuthorize ??= (source) => installer.authorize(source);
+    excel = createExcelRoutes({
+      baseUrl: config.linen.baseUrl,
+      pacerFor: (apiKey) => pacers.for(apiKey),
+      logger,
+      observer: metrics.linenObserver,
+      filesDir: config.excelAddinDir ?? resolve('dist/excel-addin'),
+    });
     receiver.requestListener = refuseWhileStopping(
-      guardSlackRequests(receiver.requestListener, {
-        paths: [EVENTS_PATH],
-        warn: (line) => logger.warn(line),
-      }),
+      withExcelRoutes(
+        guardSlackRequests(receiver.requestListener, {
+          paths: [EVENTS_PATH],
+          warn: (line) => logger.warn(line),
+        }),
+        excel,
+        (line) => logger.warn(line),
+      ),
       () => stopping !== undefined,
       [HEALTH_PATH, READY_PATH],
     );
@@ -338,7 +354,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       ({ port, address } = server.address() as AddressInfo);
       const install = config.slack.oauth ? `, GET ${INSTALL_PATH} and ${REDIRECT_PATH}` : '';
       logger.info(
-        `listening on port ${port} (${where}): POST ${EVENTS_PATH}, GET ${HEALTH_PATH} and ${READY_PATH}${install}`,
+        `listening on port ${port} (${where}): POST ${EVENTS_PATH}, GET ${HEALTH_PATH} and ${READY_PATH}${install}, the Excel add-in at /excel/`,
       );
     } else {
       health = await startHealthServer({
@@ -362,6 +378,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   } catch (err) {
     // Nothing started stays open: the process can exit, or a caller can try again.
     await app.stop().catch(() => {});
+    await excel?.close();
     await health?.close();
     await metricsServer?.close();
     if (ownStore) await store.close().catch(() => {});
@@ -424,6 +441,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         if (!answered) logger.warn(`stopped with ${work.size} Slack request(s) still being answered`);
         server?.closeAllConnections();
         await closed;
+        await excel?.close();
         await health?.close();
         await metricsServer?.close();
         if (ownStore)

@@ -3,6 +3,7 @@
  * (a ConfigError, printed without a stack). With no Slack setting at all the bot runs in console mode.
  */
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import { isValidTimeZone } from '../shared/dates.ts';
 import type { LogFormat } from './logger.ts';
 import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from './secrets/crypto.ts';
@@ -73,6 +74,8 @@ export interface BotConfig {
   metrics?: MetricsConfig | undefined;
   /** `LOG_FORMAT`: plain text lines (default) or one JSON object a line. */
   logFormat?: LogFormat | undefined;
+  /** `EXCEL_ADDIN_DIR` (default `dist/excel-addin`): the built Excel add-in, served at `/excel/` in HTTP mode. */
+  excelAddinDir?: string | undefined;
 }
 
 export interface DigestConfig {
@@ -336,6 +339,7 @@ export function loadConfig(env: Env): BotConfig {
     encryption,
     metrics: loadMetricsConfig(env, port),
     logFormat: loadLogFormat(env),
+    excelAddinDir: resolve(text(env, 'EXCEL_ADDIN_DIR') ?? 'dist/excel-addin'),
   };
 }
 

@@ -3,7 +3,7 @@
  * The add-on menu, the settings dialog and "Refresh data". These run as the person using the menu (not as
  * a custom function), so they may write properties and show UI.
  */
-import { redact } from '../../shared/index.ts';
+import { maskKey, redact } from '../../shared/redact.ts';
 import { makeClient } from './context.ts';
 import { showDialog } from './dialog.ts';
 import { defaultBaseUrl, documentProperties, PROP_BASE_URL, PROP_KEY, readSettings, sha256 } from './gas.ts';
@@ -71,11 +71,6 @@ export const linenReportHistory = () => showReportDialog('history');
 
 export function linenShowHelp(): void {
   showDialog('Help', 'Linen Connect help', [640, 560]);
-}
-
-/** `lk_live_demo_all_access` -> `lk_live_…cess`: enough to recognise a key, never enough to use it. */
-export function maskKey(key: string | null): string {
-  return key ? `${key.slice(0, 8)}…${key.slice(-4)}` : '';
 }
 
 export interface DialogState {

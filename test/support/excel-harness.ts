@@ -4,7 +4,7 @@
  * this process) on a loopback HTTP server, and the built runtime page's scripts loaded in a `vm` as Excel's shared
  * runtime loads them (excel-runtime.ts), on the service's origin.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,14 +38,6 @@ export interface ExcelHarness {
   /** A runtime with the demo key saved (or `storage`), as a workbook opened in Excel. */
   runtime(options?: Partial<RuntimeOptions>): ExcelRuntime;
   close(): Promise<void>;
-}
-
-/** Each function's declared parameter count, from the built functions.json. */
-export function aritiesOf(dir: string): Record<string, number> {
-  const meta = JSON.parse(readFileSync(join(dir, 'functions.json'), 'utf8')) as {
-    functions: { id: string; parameters: unknown[] }[];
-  };
-  return Object.fromEntries(meta.functions.map((f) => [f.id, f.parameters.length]));
 }
 
 export async function startExcelService(
@@ -95,7 +87,6 @@ export async function startExcelHarness(options: ServiceOptions = {}): Promise<E
     rateLimit: options.rateLimit ?? { limit: 100_000, windowMs: 60_000 },
   });
   const service = await startExcelService(dir, sandbox.baseUrl, options);
-  const arity = aritiesOf(dir);
   return {
     dir,
     sandbox,
@@ -105,7 +96,6 @@ export async function startExcelHarness(options: ServiceOptions = {}): Promise<E
       loadExcelRuntime({
         dir,
         origin: service.origin,
-        arity,
         storage: { LINEN_API_KEY: DEMO_KEY, LINEN_TIMEZONE: TZ },
         ...o,
       }),

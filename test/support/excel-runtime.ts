@@ -73,8 +73,14 @@ export interface RuntimeOptions {
   storage?: Record<string, string>;
   /** Requirement sets the host supports, e.g. `{ CustomFunctionsRuntime: '1.4', ExcelApi: '1.19' }`. */
   requirements?: Record<string, string>;
-  /** The number of parameters each function declares (from functions.json), to pass null for omitted ones. */
-  arity?: Record<string, number>;
+}
+
+/** Each function's declared parameter count, from the built functions.json (Excel passes null for omitted ones). */
+export function aritiesOf(dir: string): Record<string, number> {
+  const meta = JSON.parse(readFileSync(join(dir, 'functions.json'), 'utf8')) as {
+    functions: { id: string; parameters: unknown[] }[];
+  };
+  return Object.fromEntries(meta.functions.map((f) => [f.id, f.parameters.length]));
 }
 
 /** The page's own scripts, in order: Microsoft's office.js is left to the fakes. */
@@ -141,6 +147,7 @@ export function loadExcelRuntime(o: RuntimeOptions): ExcelRuntime {
   const requirements = o.requirements ?? { CustomFunctionsRuntime: '1.4', ExcelApi: '1.19', SharedRuntime: '1.1' };
   const readyCallbacks: (() => void)[] = [];
   const pageFetch = corsFetch(o.origin, fetches);
+  const arity = aritiesOf(o.dir);
 
   const globals = {
     console,
@@ -218,8 +225,9 @@ export function loadExcelRuntime(o: RuntimeOptions): ExcelRuntime {
   const invoke = (id: string, ...args: unknown[]): Call => {
     const fn = functions.get(id);
     if (!fn) throw new Error(`LINEN.${id} is not registered`);
-    const arity = o.arity?.[id] ?? args.length;
-    const full = [...args, ...Array.from({ length: Math.max(0, arity - args.length) }, () => null)];
+    const declared = arity[id] ?? args.length;
+    if (args.length > declared) throw new Error(`LINEN.${id} takes ${declared} arguments; Excel refuses more`);
+    const full = [...args, ...Array.from({ length: declared - args.length }, () => null)];
     const invocation: { onCanceled?: () => void; functionName: string } = { functionName: `LINEN.${id}` };
     const result = (async (): Promise<CellResult> => {
       try {

@@ -55,10 +55,13 @@ async function manifestWarning(config: ExcelServeConfig): Promise<string | undef
   return undefined;
 }
 
-export async function serveExcel(
-  config: ExcelServeConfig,
-  options: { logger?: BotLogger | undefined } = {},
-): Promise<ExcelServer> {
+export interface ServeOptions {
+  logger?: BotLogger | undefined;
+  /** The API's rate limit each key is paced under (default 120 per 60 s; tests scale it). */
+  rateLimit?: { limit: number; windowMs: number } | undefined;
+}
+
+export async function serveExcel(config: ExcelServeConfig, options: ServeOptions = {}): Promise<ExcelServer> {
   const logger = options.logger ?? createLogger({ format: config.logFormat, name: 'linen-excel' });
   let sandbox: Sandbox | undefined;
   let store: DigestStore | undefined;
@@ -73,11 +76,12 @@ export async function serveExcel(
     let pacerFor: (apiKey: string) => RequestPacer;
     if (config.databaseUrl) {
       store = await openDigestStore({ databaseUrl: config.databaseUrl });
-      const pacers = keyPacers({ db: store.executor });
+      const pacers = keyPacers({ db: store.executor, ...options.rateLimit });
       pacerFor = (key) => pacers.for(key);
     } else {
       const pacers = new Map<string, RequestPacer>();
-      pacerFor = (key) => getOrInsert(pacers, keyFingerprint(key), () => new Pacer({ ...DEFAULT_PACING }));
+      pacerFor = (key) =>
+        getOrInsert(pacers, keyFingerprint(key), () => new Pacer({ ...(options.rateLimit ?? DEFAULT_PACING) }));
     }
     const routes = createExcelRoutes({ baseUrl, pacerFor, logger, filesDir: config.filesDir });
     const listener = withExcelRoutes(health, routes, (line) => logger.warn(line));

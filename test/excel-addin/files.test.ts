@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExcelAddin, publicOrigin } from '../../scripts/build-excel-addin.ts';
 import { FUNCTIONS, mayReturnTable } from '../../shared/cells/catalog.ts';
@@ -78,10 +78,7 @@ describe('manifest.xml', () => {
   const child = (e: Element, name: string) =>
     [...(e.childNodes as unknown as Element[])].find((c) => c.localName === name)!;
   beforeAll(() => {
-    doc = new DOMParser().parseFromString(
-      readFileSync(join(dir, 'manifest.xml'), 'utf8'),
-      'text/xml',
-    ) as unknown as Document;
+    doc = new DOMParser().parseFromString(readFileSync(join(dir, 'manifest.xml'), 'utf8'), 'text/xml');
   });
 
   it('is an add-in only manifest for Excel with a fixed id, a four-part version and a shared runtime', () => {

@@ -23,9 +23,9 @@ const DEMO_KEY = 'lk_live_demo_all_access';
 
 export type Arg = string | number | boolean | undefined | { date: [number, number, number] };
 
-/** Parse `=NAME(arg, ...)`. */
+/** Parse `=NAME(arg, ...)` (a name may have a namespace, as Excel's `LINEN.FILLRATE`). */
 export function parseFormula(formula: string): { name: string; args: Arg[] } {
-  const m = /^\s*=?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(([\s\S]*)\)\s*$/.exec(formula);
+  const m = /^\s*=?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\(([\s\S]*)\)\s*$/.exec(formula);
   if (!m)
     throw new Error('Write a formula like =LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31").');
   const src = m[2]!;

@@ -88,8 +88,8 @@ async function openPane(origin = service.origin): Promise<Page> {
   return page;
 }
 
-const stored = (page: Page) => page.evaluate(() => Object.fromEntries((window as any).__office.items));
-const office = (page: Page) => page.evaluate(() => (window as any).__office);
+const stored = (page: Page) => page.evaluate(() => Object.fromEntries((globalThis as any).__office.items));
+const office = (page: Page) => page.evaluate(() => (globalThis as any).__office);
 
 async function connect(page: Page, key: string, timeZone?: string): Promise<void> {
   await page.fill('#key', key);
@@ -103,7 +103,7 @@ const callInPage = (page: Page, name: string, args: unknown[]) =>
   page.evaluate(
     async ([n, a]) => {
       try {
-        return { value: await (window as any).LinenExcel.call(n, a) };
+        return { value: await (globalThis as any).LinenExcel.call(n, a) };
       } catch (e) {
         return { error: { code: (e as any).code, message: (e as any).message } };
       }
@@ -178,7 +178,7 @@ describe('the task pane', () => {
     expect(await page.locator('#report').textContent()).toBe(
       `1 customer: ${HOSTILE}. Access: processing, direct-sales; not accounting.`,
     );
-    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
     expect(await page.locator('img, b').count()).toBe(0);
     await page.close();
   });

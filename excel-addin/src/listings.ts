@@ -2,8 +2,8 @@
  * The listings the cells of one Excel runtime read, kept in memory and shared in flight. Excel runs every
  * `LINEN.` formula of the workbook in this one runtime, concurrently: the first cell that needs a listing (every
  * page of one customer's deliveries for October) fetches it, the others wait for that walk, and all read its
- * rows for the next hour (Sheets keeps its listings as long). A failure a retry right away would repeat (no
- * access, an unknown customer) is kept for a minute, so a hundred failing cells cost one request.
+ * rows for the next hour (Sheets keeps its listings as long). The API's failure (no access, an unknown customer, the
+ * API down after its retries) is kept for a minute, as in Sheets, so a hundred failing cells cost one request.
  *
  * A cell Excel cancels stops waiting at once; the walk goes on while another cell waits for it, and is aborted
  * (its request cancelled) when none does. Refresh drops everything kept.

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExcelHarness, startExcelHarness, startExcelService, TZ } from '../support/excel-harness.ts';
 import { type CellResult, loadExcelRuntime } from '../support/excel-runtime.ts';
+import { wallClockSerial } from '../support/wall-clock.ts';
 
 let h: ExcelHarness;
 beforeAll(async () => {
@@ -95,19 +96,7 @@ describe('dates back', () => {
     const rows = value(await rt.call('DELIVERIES', 'Mercy General Hospital', FROM, FROM)) as unknown[][];
     expect(rows.slice(1).every((r) => r[0] === FROM_SERIAL)).toBe(true);
     const invoice = h.sandbox.data.invoices.find((i) => i.issued_at.startsWith('2026-10'))!;
-    const wall = new Intl.DateTimeFormat('en-CA', {
-      timeZone: TZ,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(new Date(invoice.issued_at));
-    const p = Object.fromEntries(wall.map((x) => [x.type, Number(x.value)]));
-    const serial =
-      (Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - Date.UTC(1899, 11, 30)) / 86_400_000;
+    const serial = wallClockSerial(new Date(invoice.issued_at), TZ);
     const table = value(await rt.call('INVOICES', '', FROM, TO)) as unknown[][];
     const row = table.find((r) => r[0] === invoice.invoice_number)!;
     expect(row[(table[0] as string[]).indexOf('Issued')]).toBeCloseTo(serial, 6);

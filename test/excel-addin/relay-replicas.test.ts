@@ -6,44 +6,20 @@
  * is answered (a request whose slot would free beyond the relay's wait gets the relay's own 429 and Retry-After,
  * which the add-in's client waits for). No key appears in either process's log.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.ts';
 import { dropSchema, freshSchema, PG_URL } from '../support/digest-db.ts';
 import { DEMO_KEY, TODAY, TZ } from '../support/excel-harness.ts';
+import { startReadyProcess, stopProcess } from '../support/ready-process.ts';
 import { startRecordingProxy } from '../support/recording-proxy.ts';
 import { assertNoLeaks } from '../support/secret-leaks.ts';
 
 const SCRIPT = fileURLToPath(new URL('../support/excel-relay-replica.ts', import.meta.url));
 const LIMIT = 30;
 const WINDOW_MS = 6_000;
-
-function startReplica(env: Record<string, string>, log: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr!.on('data', (d: Buffer) => log.push(d.toString()));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /READY (\d+)/.exec(out);
-      if (m) resolve({ child, port: Number(m[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`a replica exited with code ${code} before it was ready`)));
-  });
-}
-
-const stop = (child: ChildProcess) =>
-  child.exitCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
 
 describe.skipIf(!PG_URL)('two relays on one key, through PostgreSQL', () => {
   it('keep the key under its limit together: no 429 from the API, every request answered', async () => {
@@ -75,9 +51,9 @@ describe.skipIf(!PG_URL)('two relays on one key, through PostgreSQL', () => {
         PACING_WINDOW_MS: String(WINDOW_MS),
       };
       // The first applies the store's migrations; the second then finds them done.
-      const first = await startReplica(env, log);
+      const first = await startReadyProcess(SCRIPT, env, (text) => log.push(text));
       children.push(first.child);
-      const second = await startReplica(env, log);
+      const second = await startReadyProcess(SCRIPT, env, (text) => log.push(text));
       children.push(second.child);
       const ports = [first.port, second.port];
 
@@ -116,7 +92,7 @@ describe.skipIf(!PG_URL)('two relays on one key, through PostgreSQL', () => {
       expect(served).toBeGreaterThan(LIMIT);
       expect(proxy.answers.length).toBe(served);
     } finally {
-      for (const c of children) await stop(c);
+      for (const c of children) await stopProcess(c);
       await proxy.close();
       await sandbox.close();
       await dropSchema(PG_URL!, schema);

@@ -9,6 +9,7 @@ import { FUNCTIONS } from '../../shared/cells/catalog.ts';
 import { plain } from '../support/apps-script-fakes.ts';
 import { type Harness, startHarness } from '../support/apps-script-harness.ts';
 import { DEMO_KEY, type ExcelHarness, startExcelHarness, TZ } from '../support/excel-harness.ts';
+import { wallClockText } from '../support/wall-clock.ts';
 
 let h: ExcelHarness;
 beforeAll(async () => {
@@ -26,29 +27,13 @@ function serialText(serial: number): string {
   return new Date(SERIAL_EPOCH + ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** A Sheets date-time as the wall clock it shows in the spreadsheet's zone. */
-function dateText(d: Date): string {
-  const f = new Intl.DateTimeFormat('en-CA', {
-    timeZone: TZ,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-  const p = Object.fromEntries(f.formatToParts(d).map((x) => [x.type, x.value]));
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
-}
-
 const isFormatted = (v: unknown): v is { type: string; basicValue: number; numberFormat: string } =>
   typeof v === 'object' && v !== null && 'basicValue' in v;
 
 /** A cell as both spreadsheets can be compared: dates as their wall-clock text, the rest as it is. */
 function comparable(v: unknown, dates: 'sheets' | 'excel'): unknown {
   if (Array.isArray(v)) return v.map((x) => comparable(x, dates));
-  if (dates === 'sheets' && v instanceof Date) return dateText(v);
+  if (dates === 'sheets' && v instanceof Date) return wallClockText(v, TZ);
   if (dates === 'excel' && isFormatted(v)) return serialText(v.basicValue);
   return v;
 }

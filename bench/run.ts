@@ -3,7 +3,7 @@
  * against, measured in the same run, and writes them to bench/results.json (`npm run bench:table` then
  * rewrites the README's table from it). `npm run bench -- --quick` runs the smaller sizes only, in under two
  * minutes, and writes bench/results.quick.json. `--only=memory,digests` runs the named parts alone (ceiling,
- * sheets, bundle, refresh, slack, slack-burst, digests, memory) and writes bench/results.only.json. Nothing here
+ * sheets, excel, bundle, refresh, slack, slack-burst, digests, memory) and writes bench/results.only.json. Nothing here
  * asserts or fails on a time: a missed target is recorded as not met.
  */
 import { cpus, loadavg } from 'node:os';
@@ -13,6 +13,7 @@ import { benchBotMemory } from './bot-memory.ts';
 import { benchBundleLoad } from './bundle-load.ts';
 import { benchCeiling } from './ceiling-walk.ts';
 import { benchDigests } from './digests.ts';
+import { benchExcel } from './excel.ts';
 import { benchRefresh } from './refresh.ts';
 import { Results, RUN_IDS } from './results.ts';
 import { benchSheets } from './sheets.ts';
@@ -36,6 +37,7 @@ console.log(`linen-connect benchmarks${quick ? ' (quick)' : ''}, Node ${process.
 
 if (runs('ceiling')) await benchCeiling(results, { quick });
 if (runs('sheets')) await benchSheets(results, { quick });
+if (runs('excel')) await benchExcel(results);
 if (runs('bundle')) await benchBundleLoad(results);
 if (runs('refresh') && !quick) await benchRefresh(results);
 if (runs('slack')) await benchSlack(results, { quick });

@@ -2,6 +2,8 @@
  * Reading settings from the environment, for every part of the service: a missing or malformed setting is a
  * ConfigError with one line naming it (start-up prints it without a stack).
  */
+import type { LogFormat } from './logging/logger.ts';
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -36,4 +38,12 @@ export function httpUrl(name: string, v: string): URL {
   if (u.protocol !== 'https:' && u.protocol !== 'http:')
     throw new ConfigError(`${name} must be an http(s) URL (got "${v}").`);
   return u;
+}
+
+/** `LOG_FORMAT`: `text` (the default) or `json`. */
+export function loadLogFormat(env: Env): LogFormat {
+  const raw = text(env, 'LOG_FORMAT');
+  const format = raw?.toLowerCase() ?? 'text';
+  if (format === 'text' || format === 'json') return format;
+  throw new ConfigError(`LOG_FORMAT must be text or json (got "${raw}").`);
 }

@@ -17,7 +17,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { FUNCTIONS, type FunctionSpec, UI_ENTRY_POINTS } from '../apps-script/src/catalog.ts';
+import { UI_ENTRY_POINTS } from '../apps-script/src/entry-points.ts';
+import { FUNCTIONS, type FunctionSpec } from '../shared/cells/catalog.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** A placeholder: set LINEN_BASE_URL to your provider's address when building for deployment. */

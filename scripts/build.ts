@@ -1,9 +1,11 @@
 /**
  * `npm run build` (after the typecheck): every runnable piece bundled into dist/ with esbuild.
- * dist/sandbox/cli.js and dist/service/index.js run with plain `node`; dist/apps-script/ is clasp's root folder.
+ * dist/sandbox/cli.js and dist/service/index.js run with plain `node`; dist/apps-script/ is clasp's root folder;
+ * dist/excel-addin/ is what the service serves at PUBLIC_URL/excel/.
  */
 import { build } from 'esbuild';
 import { buildAppsScript } from './build-apps-script.ts';
+import { buildExcelAddin } from './build-excel-addin.ts';
 import { buildService } from './build-service.ts';
 import { NODE_BUNDLE } from './node-bundle.ts';
 
@@ -14,3 +16,5 @@ await buildService();
 console.log('built dist/service/index.js');
 
 await buildAppsScript();
+
+await buildExcelAddin();

@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWorld, loadProject, plain, startExecution } from '../test/support/apps-script-fakes.ts';
 import { memoryBacking } from '../test/support/apps-script-store.ts';
+import { wallClockText } from '../test/support/wall-clock.ts';
 import { BlockingTransport, startWorkerSandbox, type WorkerSandbox } from '../test/support/worker-sandbox.ts';
 import { buildAppsScript } from './build-apps-script.ts';
 
@@ -23,9 +24,9 @@ const DEMO_KEY = 'lk_live_demo_all_access';
 
 export type Arg = string | number | boolean | undefined | { date: [number, number, number] };
 
-/** Parse `=NAME(arg, ...)`. */
+/** Parse `=NAME(arg, ...)` (a name may have a namespace, as Excel's `LINEN.FILLRATE`). */
 export function parseFormula(formula: string): { name: string; args: Arg[] } {
-  const m = /^\s*=?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(([\s\S]*)\)\s*$/.exec(formula);
+  const m = /^\s*=?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\(([\s\S]*)\)\s*$/.exec(formula);
   if (!m)
     throw new Error('Write a formula like =LINEN_FILLRATE("Mercy General Hospital", "2026-10-01", "2026-10-31").');
   const src = m[2]!;
@@ -92,19 +93,10 @@ export async function ensureBuilt(): Promise<void> {
 
 function show(v: unknown, timeZone: string): string {
   if (v instanceof Date) {
-    const p: Record<string, string> = {};
-    const f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    for (const part of f.formatToParts(v)) p[part.type] = part.value;
-    const day = `${p.year}-${p.month}-${p.day}`;
-    return p.hour === '00' && p.minute === '00' ? day : `${day} ${p.hour}:${p.minute}`;
+    const text = wallClockText(v, timeZone);
+    const day = text.slice(0, 10);
+    const minute = text.slice(11, 16);
+    return minute === '00:00' ? day : `${day} ${minute}`;
   }
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   return String(v ?? '');

@@ -3,14 +3,15 @@
  * (a ConfigError, printed without a stack). With no Slack and no Teams setting the bot runs in console mode.
  */
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import type { LogFormat } from '../chat/logging/logger.ts';
 import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from '../chat/secrets/crypto.ts';
-import { ConfigError, type Env, httpUrl, noSpaces, required, text } from '../chat/settings.ts';
+import { ConfigError, type Env, httpUrl, loadLogFormat, noSpaces, required, text } from '../chat/settings.ts';
 import { isValidTimeZone } from '../shared/dates.ts';
 import { hasSlackSettings, loadSlackConfig, type SlackConfig } from '../slack-bot/config.ts';
 import { hasTeamsSettings, loadTeamsConfig, type TeamsConfig } from '../teams-bot/config.ts';
 
-export { ConfigError } from '../chat/settings.ts';
+export { ConfigError, loadLogFormat } from '../chat/settings.ts';
 
 /** `LINEN_ENCRYPTION_KEY` (and `LINEN_ENCRYPTION_KEYS_OLD`): seals tokens and keys at rest. */
 export interface EncryptionConfig {
@@ -59,6 +60,8 @@ export interface BotConfig {
   metrics?: MetricsConfig | undefined;
   /** `LOG_FORMAT`: plain text lines (default) or one JSON object a line. */
   logFormat?: LogFormat | undefined;
+  /** `EXCEL_ADDIN_DIR` (default `dist/excel-addin`): the built Excel add-in, served at `/excel/`. */
+  excelAddinDir?: string | undefined;
 }
 
 export interface DigestConfig {
@@ -203,15 +206,8 @@ export function loadConfig(env: Env): BotConfig {
     encryption,
     metrics: loadMetricsConfig(env, port),
     logFormat: loadLogFormat(env),
+    excelAddinDir: resolve(text(env, 'EXCEL_ADDIN_DIR') ?? 'dist/excel-addin'),
   };
-}
-
-/** `LOG_FORMAT`: `text` (the default) or `json`. */
-export function loadLogFormat(env: Env): LogFormat {
-  const raw = text(env, 'LOG_FORMAT');
-  const format = raw?.toLowerCase() ?? 'text';
-  if (format === 'text' || format === 'json') return format;
-  throw new ConfigError(`LOG_FORMAT must be text or json (got "${raw}").`);
 }
 
 export interface MetricsConfig {

@@ -5,6 +5,7 @@
  * adapter on one HTTP server with the operator's probes, and runs the digest worker, which posts each subscription
  * through its own platform. `stop()` drains and closes it all.
  */
+import { resolve } from 'node:path';
 import type { App as BoltApp } from '@slack/bolt';
 import type { SharedDigestDeps } from '../chat/answers/answer.ts';
 import type { Deadlines } from '../chat/answers/answer-in-time.ts';
@@ -34,6 +35,7 @@ import { BotMetrics, type Platform as MetricsPlatform } from '../chat/operations
 import { readStoreCounts, storeCountingErrors } from '../chat/operations/store-metrics.ts';
 import { type KeyPacers, keyPacers } from '../chat/pacing/key-pacers.ts';
 import { settlesWithin } from '../chat/settles-within.ts';
+import { createExcelRoutes, type ExcelRoutes } from '../excel-addin/service/routes.ts';
 import type { LinenClient } from '../shared/node.ts';
 import { createSlackAdapter, type MultiWorkspaceOptions, type SlackAdapter } from '../slack-bot/app.ts';
 import { createTeamsAdapter, type TeamsAdapter } from '../teams-bot/app.ts';
@@ -197,6 +199,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
 
   let slack: SlackAdapter | undefined;
   let teams: TeamsAdapter | undefined;
+  let excel: ExcelRoutes | undefined;
   const deliveries = new Map<string, DeliveryFor>();
   const host = options.host ?? config.host;
   let port = config.port;
@@ -243,7 +246,15 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       metrics.addStopCodes(teams.stopCodes);
       teamsReady.started();
     }
-    const routes = [...(slack?.route ? [slack.route] : []), ...(teams ? [teams.route] : [])];
+    // Excel's add-in and its read-only relay, wherever the service listens (excel-addin/service/routes.ts).
+    excel = createExcelRoutes({
+      baseUrl: config.linen.baseUrl,
+      pacerFor: (apiKey) => pacers.for(apiKey),
+      logger,
+      observer: metrics.linenObserverFor('excel_relay'),
+      filesDir: config.excelAddinDir ?? resolve('dist/excel-addin'),
+    });
+    const routes = [excel, ...(slack?.route ? [slack.route] : []), ...(teams ? [teams.route] : [])];
     server = await startHttpServer({
       port: config.port,
       host,
@@ -268,7 +279,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     } else {
       const paths = [...(slack?.paths ?? []), ...(teams?.paths ?? [])];
       logger.info(
-        `listening on port ${port} (${where}): ${[...paths, `GET ${HEALTH_PATH} and ${READY_PATH}`].join(', ')}`,
+        `listening on port ${port} (${where}): ${[...paths, `GET ${HEALTH_PATH} and ${READY_PATH}`, 'the Excel add-in at /excel/'].join(', ')}`,
       );
     }
     metricsServer = await serveMetricsOwnPort(metrics, config.metrics);
@@ -277,6 +288,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     // Nothing started stays open: the process can exit, or a caller can try again.
     await slack?.stop();
     await server?.close();
+    await excel?.close();
     await metricsServer?.close();
     if (ownStore) await store.close().catch(() => {});
     await workspaces.close().catch(() => {});
@@ -344,6 +356,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         server!.server.closeAllConnections();
         await closed;
         await disconnected;
+        await excel?.close();
         await metricsServer?.close();
         if (ownStore)
           await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));

@@ -16,7 +16,7 @@ import { AsyncPaged, SyncPaged } from './paged.ts';
 import { defineReports } from './reports/index.ts';
 import { filesResource } from './resources/accounting.ts';
 import type { ResourceContext } from './resources/define.ts';
-import { defineResources } from './resources/index.ts';
+import { type Api, defineResources } from './resources/index.ts';
 import { type ParsedUrl, parseUrl } from './url.ts';
 
 export interface LinenClientOptions {
@@ -193,6 +193,14 @@ export function createLinenClientSync(options: SyncClientOptions): LinenClientSy
  */
 export function createLinenApiSync(options: SyncClientOptions): LinenApiSync {
   return createSync<LinenApiSync>(options, defineResources);
+}
+
+/**
+ * The API's operations, not yet run: each list or call yields the core's effects, for a caller that drives them
+ * itself (a spreadsheet's cells with `runSync` or `runAsync`, several walks at once with `runSyncBatch`).
+ */
+export function createLinenApi(options: LinenClientOptions): Api {
+  return defineResources(resolveContext(options, 25_000));
 }
 
 function createSync<C>(options: SyncClientOptions, define: (ctx: ResourceContext) => Defs | ApiDefs): C {

@@ -18,3 +18,8 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   }
   return out.replace(AUTH_HEADER, `$1${REDACTED}`).replace(BEARER, `$1${REDACTED}`);
 }
+
+/** `lk_live_demo_all_access` -> `lk_live_…cess`: enough to recognise a key, never enough to use it. */
+export function maskKey(key: string | null): string {
+  return key ? `${key.slice(0, 8)}…${key.slice(-4)}` : '';
+}

@@ -5,12 +5,13 @@
  * it into the current cell. These run as the person at the sidebar, with their key; the cell will run with the
  * owner's (the sidebar says so). The formula is rebuilt here from a checked spec, never taken from the page.
  */
+import { isDate } from '../../shared/cells/args.ts';
+import { IMPLS } from '../../shared/cells/functions.ts';
+import type { Cell } from '../../shared/cells/values.ts';
 import { Context } from './context.ts';
-import { type Cell, isDate } from './format.ts';
 import { formulaText } from './formula-text.ts';
-import { IMPLS } from './functions.ts';
 import { isLinenFunction, namedArgs, signature } from './invoke.ts';
-import { cellMessage } from './messages.ts';
+import { sheetsMessage } from './messages.ts';
 
 const PREVIEW_ROWS = 8;
 
@@ -27,7 +28,7 @@ function withContext<T>(work: (ctx: Context) => T): T {
     ctx = new Context();
     return work(ctx);
   } catch (e) {
-    throw new Error(cellMessage(e, ctx?.secrets ?? []));
+    throw new Error(sheetsMessage(e, ctx?.secrets ?? []));
   }
 }
 
@@ -41,7 +42,7 @@ export interface BuilderCustomer {
 export function linenBuilderCustomers(): BuilderCustomer[] {
   return withContext((ctx) =>
     ctx
-      .customers()
+      .run(ctx.customers())
       .map((c) => ({ id: c.id, name: c.name, departments: c.departments.map((d) => d.name) }))
       .sort((a, b) => a.name.localeCompare(b.name)),
   );
@@ -51,7 +52,7 @@ export function linenBuilderCustomers(): BuilderCustomer[] {
 export function linenBuilderItems(customerId: unknown): string[] {
   if (typeof customerId !== 'string' || customerId === '') return [];
   return withContext((ctx) =>
-    [...new Set(ctx.rows('items.list', { customerId }, (c) => c.items.list).map((i) => i.name))].sort((a, b) =>
+    [...new Set(ctx.run(ctx.rows('items.list', { customerId }, (a) => a.items.list)).map((i) => i.name))].sort((a, b) =>
       a.localeCompare(b),
     ),
   );
@@ -100,7 +101,7 @@ export function linenPreviewFormula(input: unknown): Preview {
   const spec = specFrom(input);
   const formula = formulaText(spec.name, spec.params, spec.values);
   const args = spec.params.map((p) => (spec.values[p]?.trim() ? spec.values[p]!.trim() : undefined));
-  const result = withContext((ctx) => IMPLS[spec.name]!(ctx, namedArgs(spec.name, args)));
+  const result = withContext((ctx) => ctx.run(IMPLS[spec.name]!(ctx, namedArgs(spec.name, args))));
   if (!Array.isArray(result)) return { formula, value: result === '' ? '(empty)' : show(result) };
   return {
     formula,

@@ -8,12 +8,15 @@
  * 100 KB per value. Keys carry the API address, a digest of the key and the request, and the refresh
  * generation, so "Refresh data" and a new key simply stop matching old entries.
  */
+import { ERROR_TTL_MS, LISTING_TTL_MS } from '../../shared/cells/freshness.ts';
+import { CellSentence } from '../../shared/cells/messages.ts';
+import type { Operation } from '../../shared/core/effects.ts';
 import { documentLock, responseCache, sha256 } from './gas.ts';
 
-/** How long a listing stays cached (CacheService allows at most 6 hours). */
-export const TTL_SECONDS = 3600;
+/** How long a listing stays cached (CacheService allows at most 6 hours): the cells' own lifetime, as in Excel. */
+export const TTL_SECONDS = LISTING_TTL_MS / 1000;
 /** Errors that will not change by themselves (bad key, missing scope) are kept briefly. */
-export const ERROR_TTL_SECONDS = 60;
+export const ERROR_TTL_SECONDS = ERROR_TTL_MS / 1000;
 /** Room below CacheService's 100 KB per value. */
 export const CHUNK_BYTES = 90_000;
 
@@ -123,7 +126,8 @@ function write(cache: GoogleAppsScript.Cache.Cache, key: string, entry: Entry, t
   }
 }
 
-export class CachedError extends Error {}
+/** A failure remembered for a minute: its message is the sentence the cell showed. */
+export class CachedError extends CellSentence {}
 
 export interface Scope {
   baseUrl: string;
@@ -184,12 +188,12 @@ export function peekRows<T extends Row>(scope: Scope, request: string): T[] | nu
  * the others wait on the lock, then find the entry). Errors a retry would not fix are cached briefly too,
  * so a hundred cells with a missing scope cost one request, not a hundred.
  */
-export function cachedRows<T extends Row>(
+export function* cachedRows<T extends Row>(
   scope: Scope,
   request: string,
-  fetch: () => T[],
+  fetch: () => Operation<T[]>,
   errorText: (e: unknown) => { message: string; cache: boolean },
-): T[] {
+): Operation<T[]> {
   const key = cacheKey(scope, request);
   if (memo.has(key)) return memo.get(key) as T[];
   const cache = responseCache();
@@ -213,7 +217,7 @@ export function cachedRows<T extends Row>(
     }
     let rows: T[];
     try {
-      rows = fetch();
+      rows = yield* fetch();
     } catch (e) {
       const { message, cache: keep } = errorText(e);
       if (keep) write(cache, key, { e: message }, ERROR_TTL_SECONDS);

@@ -5,6 +5,8 @@
  * their first pages go out in one `fetchAll`. Recording a day again replaces that day's rows: no day is ever
  * there twice.
  */
+
+import { isDate } from '../../shared/cells/args.ts';
 import { addDays, dayInZone } from '../../shared/dates.ts';
 import {
   type BalanceRow,
@@ -22,9 +24,9 @@ import {
 import { fillRateTotals } from '../../shared/reports/fill-rate.ts';
 import { OPEN_TICKET_STATUSES } from '../../shared/reports/tickets.ts';
 import { makeClient } from './context.ts';
-import { isDate, sheetDay } from './format.ts';
+import { sheetDay } from './format.ts';
 import { readSettings, sleep, urlFetchAllTransport } from './gas.ts';
-import { cellMessage, missingKeyMessage } from './messages.ts';
+import { missingKeyMessage, sheetsMessage } from './messages.ts';
 
 export const HISTORY_SHEET = 'Linen history';
 
@@ -89,13 +91,13 @@ export function recordHistory(o: { deadline: number }): HistoryOutcome {
     const client = makeClient(settings, settings.apiKey, Math.max(1_000, o.deadline - Date.now()));
     results = fetchDay(client, from, to, o.deadline);
   } catch (e) {
-    return { status: 'failed', message: `${cellMessage(e, secrets)} No history was recorded.`, day };
+    return { status: 'failed', message: `${sheetsMessage(e, secrets)} No history was recorded.`, day };
   }
   // A missing scope only blanks the columns of a scoped listing (deliveries, signals, balances: 1 to 3); any other
   // failure (the key, an outage, a wrong answer, no customers) records nothing.
   const failure = results.find((r, i) => !r.ok && !(r.error instanceof PermissionDeniedError && i >= 1 && i <= 3));
   if (failure && !failure.ok) {
-    const why = cellMessage(failure.error, secrets);
+    const why = sheetsMessage(failure.error, secrets);
     return { status: 'failed', message: `${why} No history was recorded.`, day };
   }
   const got = <T>(i: number): T[] | null => {

@@ -2,6 +2,8 @@
  * The bundle's entry: it sets the one global of Code.js, `LinenAddon`, which the generated top-level functions
  * (custom functions, menu items, triggers, dialog calls) delegate to.
  */
+
+import { IMPLS } from '../../shared/cells/functions.ts';
 import {
   linenBuilderCustomers,
   linenBuilderItems,
@@ -10,9 +12,8 @@ import {
   linenShowBuilder,
 } from './builder.ts';
 import { Context } from './context.ts';
-import { IMPLS } from './functions.ts';
 import { namedArgs } from './invoke.ts';
-import { cellMessage } from './messages.ts';
+import { sheetsMessage } from './messages.ts';
 import { linenRecordHistoryNow, linenSaveSchedule, linenScheduledRun, linenScheduleState } from './schedule.ts';
 import { linenInsertReport, linenReportOptions } from './templates.ts';
 import {
@@ -41,9 +42,9 @@ function call(name: string, argv: ArrayLike<unknown>): unknown {
   try {
     const named = namedArgs(name, Array.from(argv));
     ctx = new Context(started, { cell: true });
-    return IMPLS[name]!(ctx, named);
+    return ctx.run(IMPLS[name]!(ctx, named));
   } catch (e) {
-    throw new Error(cellMessage(e, ctx?.secrets ?? []));
+    throw new Error(sheetsMessage(e, ctx?.secrets ?? []));
   }
 }
 

@@ -6,24 +6,26 @@
  * calls run again, until each has what it needs (a customer name is resolved in one round, that customer's
  * deliveries fetched in the next). So the run fetches exactly the listings the cells will read, each once.
  */
+import { listingRequest } from '../../shared/cells/args.ts';
+import type { Listing } from '../../shared/cells/context.ts';
+import { IMPLS } from '../../shared/cells/functions.ts';
+import { collect } from '../../shared/core/walk.ts';
 import {
   AuthenticationError,
   ConfigurationError,
   ConnectionError,
   InternalServerError,
-  type LinenApiSync,
   type Operation,
   RateLimitError,
   runSyncBatch,
-  type SyncPaged,
   TimeoutError,
 } from '../../shared/index.ts';
+import type { Api } from '../../shared/resources/index.ts';
 import { CachedError, type Scope, type Stored, storedListing, storeListing } from './cache.ts';
-import { Context, listingRequest } from './context.ts';
-import { IMPLS } from './functions.ts';
+import { Context } from './context.ts';
 import { sleep, urlFetchAllTransport } from './gas.ts';
 import { namedArgs } from './invoke.ts';
-import { cellMessage } from './messages.ts';
+import { sheetsMessage } from './messages.ts';
 
 /** A call's arguments as its cell passes them. */
 export interface PlannedCall {
@@ -35,8 +37,8 @@ export interface WarmOptions {
   cache: GoogleAppsScript.Cache.Cache;
   /** The run's generation, key digest and API address: where the listings are stored. */
   scope: Scope;
-  /** A client with the run's key and a budget as long as the run's. */
-  client: LinenApiSync;
+  /** The API with the run's key and a budget as long as the run's. */
+  api: Api;
   /** Epoch ms: no new round of requests starts after this. */
   deadline: number;
 }
@@ -68,14 +70,14 @@ export function stopsTheRun(e: unknown): boolean {
 class PlanningContext extends Context {
   private readonly lookup_: (request: string) => Stored | undefined;
   private readonly need_: (request: string, walk: () => Operation<Record<string, unknown>[]>) => void;
-  private readonly api_: LinenApiSync;
+  private readonly runApi_: Api;
   private readonly until_: number;
 
   constructor(o: WarmOptions, lookup: PlanningContext['lookup_'], need: PlanningContext['need_']) {
     super();
     this.lookup_ = lookup;
     this.need_ = need;
-    this.api_ = o.client;
+    this.runApi_ = o.api;
     this.until_ = o.deadline;
   }
 
@@ -85,11 +87,12 @@ class PlanningContext extends Context {
     return known && !('error' in known) ? (known.rows as T[]) : null;
   }
 
-  override rows<P extends Record<string, unknown>, T extends Record<string, unknown>>(
+  /** The rows this run has at hand; otherwise the call stops here and the run fetches what it needs. */
+  override *rows<P extends Record<string, unknown>, T extends Record<string, unknown>>(
     name: string,
     params: P,
-    list: (client: LinenApiSync) => (params: P) => SyncPaged<T>,
-  ): T[] {
+    list: Listing<P, T>,
+  ): Operation<T[]> {
     const { request, clean } = listingRequest(name, params);
     const known = this.lookup_(request);
     if (known) {
@@ -97,7 +100,7 @@ class PlanningContext extends Context {
       return known.rows as T[];
     }
     this.need_(request, () =>
-      list(this.api_)(clean as P).walk({ timeBudgetMs: Math.max(1_000, this.until_ - Date.now()) }),
+      collect(list(this.runApi_)(clean as P), { budgetMs: Math.max(1_000, this.until_ - Date.now()) }),
     );
     throw new Pending();
   }
@@ -124,7 +127,8 @@ export function warmListings(calls: readonly PlannedCall[], o: WarmOptions): War
     needed = new Map();
     pending = pending.filter((c) => {
       try {
-        IMPLS[c.name]?.(ctx, namedArgs(c.name, c.args));
+        const work = IMPLS[c.name];
+        if (work) ctx.run(work(ctx, namedArgs(c.name, c.args)));
         return false;
       } catch (e) {
         // Any other failure is the cell's own answer (a wrong argument, an unknown customer).
@@ -149,7 +153,7 @@ export function warmListings(calls: readonly PlannedCall[], o: WarmOptions): War
         failure ??= r.error;
         return;
       } else {
-        stored = { error: cellMessage(r.error, secrets) };
+        stored = { error: sheetsMessage(r.error, secrets) };
       }
       storeListing(o.cache, o.scope, requests[i]!, stored);
       known.set(requests[i]!, stored);

@@ -10,12 +10,13 @@
  * (key rejected, API down) leaves the generation and every cell as they were.
  */
 
-import { makeClient } from './context.ts';
-import { isDate, sheetDay } from './format.ts';
+import { isDate } from '../../shared/cells/args.ts';
+import { makeApi } from './context.ts';
+import { sheetDay } from './format.ts';
 import { type ArgSource, linenCalls, usesLinen } from './formulas.ts';
 import { documentCache, documentProperties, PROP_GENERATION, readSettings, sha256 } from './gas.ts';
 import { isLinenFunction } from './invoke.ts';
-import { cellMessage, missingKeyMessage } from './messages.ts';
+import { missingKeyMessage, sheetsMessage } from './messages.ts';
 import { type PlannedCall, warmListings } from './planner.ts';
 import { otherKeyReason } from './whose-key.ts';
 
@@ -183,15 +184,15 @@ export function refreshSpreadsheet(o: RefreshOptions): RefreshOutcome {
   const scope = { baseUrl: settings.baseUrl, keyHash, generation, deadline: o.deadline };
   let outcome: ReturnType<typeof warmListings>;
   try {
-    const client = makeClient(settings, settings.apiKey, Math.max(1_000, o.deadline - Date.now()));
-    outcome = warmListings(calls, { cache, scope, client, deadline: o.deadline });
+    const api = makeApi(settings, settings.apiKey, Math.max(1_000, o.deadline - Date.now()));
+    outcome = warmListings(calls, { cache, scope, api, deadline: o.deadline });
   } catch (e) {
     outcome = { complete: false, fetched: 0, failure: e };
   }
   const withFetched = { ...counted, fetched: outcome.fetched };
   const outOfTime = Date.now() >= o.deadline - 5_000;
   if (outcome.failure !== undefined && !outOfTime) {
-    const why = cellMessage(outcome.failure, [settings.apiKey]);
+    const why = sheetsMessage(outcome.failure, [settings.apiKey]);
     return { ...withFetched, status: 'failed', message: `${why} The previous values were kept.` };
   }
   if (!outcome.complete) {

@@ -10,9 +10,10 @@
  * Nothing emails anyone when a trigger fails: each run writes its outcome to the document properties, and
  * the menu and the Auto-refresh dialog show it.
  */
+
+import { wallClock } from '../../shared/cells/values.ts';
 import { dayInZone } from '../../shared/dates.ts';
 import { showDialog } from './dialog.ts';
-import { wallClock } from './format.ts';
 import { documentProperties, readSettings } from './gas.ts';
 import { type HistoryOutcome, recordHistory } from './history.ts';
 import { MENU } from './messages.ts';

@@ -10,7 +10,7 @@ import type { Customer } from '../../shared/index.ts';
 import { Context } from './context.ts';
 import { showDialog } from './dialog.ts';
 import { HISTORY_SHEET } from './history.ts';
-import { cellMessage } from './messages.ts';
+import { sheetsMessage } from './messages.ts';
 import { AGING_NOTE, buildAging } from './templates/aging.ts';
 import { buildFillRate, FILL_RATE_NOTE, parItems } from './templates/fill-rate.ts';
 import { buildHistoryCharts, HISTORY_NOTE } from './templates/history-charts.ts';
@@ -106,9 +106,9 @@ export function linenReportOptions(input: unknown): ReportOptions {
   let customers: Customer[];
   try {
     ctx = new Context();
-    customers = ctx.customers();
+    customers = ctx.run(ctx.customers());
   } catch (e) {
-    throw new Error(cellMessage(e, []));
+    throw new Error(sheetsMessage(e, []));
   }
   const yesterday = addDays(dayInZone(new Date(), ctx.settings.orgTimeZone), -1);
   return {
@@ -131,9 +131,9 @@ export function linenInsertReport(input: unknown): { sheet: string } {
   let customer: Customer | undefined;
   try {
     ctx = new Context();
-    if (o.customer) customer = ctx.customers().find((c) => c.id === o.customer);
+    if (o.customer) customer = ctx.run(ctx.customers()).find((c) => c.id === o.customer);
   } catch (e) {
-    throw new Error(cellMessage(e, []));
+    throw new Error(sheetsMessage(e, []));
   }
   if (o.customer && !customer) throw new Error('That customer is not visible to your key; choose one from the list.');
   if (t.customerRequired && !customer) throw new Error('Choose a customer.');
@@ -158,18 +158,18 @@ export function linenInsertReport(input: unknown): { sheet: string } {
     // What the layout depends on is fetched before the sheet exists: a failure leaves no half-built sheet.
     if (kind === 'fillrate') items = parItems(ctx, customer!);
   } catch (e) {
-    throw new Error(cellMessage(e, ctx.secrets));
+    throw new Error(sheetsMessage(e, ctx.secrets));
   }
   const sheet = newSheet(ss, customer ? `${t.title}: ${customer.name}` : t.title);
   try {
     header(sheet, `${t.title}: ${p.customer || 'all customers'}`, p, ctx.zones, { dated: t.dated, note: t.note });
     if (kind === 'fillrate') buildFillRate(sheet, customer!, items);
-    else if (kind === 'aging') buildAging(sheet, customer ? 1 : ctx.customers().length);
+    else if (kind === 'aging') buildAging(sheet, customer ? 1 : ctx.run(ctx.customers()).length);
     else if (kind === 'shortfalls') buildShortfalls(sheet);
     else if (kind === 'tickets') buildTickets(sheet);
     else buildHistoryCharts(sheet, p.customer);
   } catch (e) {
-    throw new Error(cellMessage(e, ctx.secrets));
+    throw new Error(sheetsMessage(e, ctx.secrets));
   }
   sheet.activate();
   return { sheet: sheet.getName() };

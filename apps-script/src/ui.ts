@@ -3,11 +3,11 @@
  * The add-on menu, the settings dialog and "Refresh data". These run as the person using the menu (not as
  * a custom function), so they may write properties and show UI.
  */
-import { redact } from '../../shared/index.ts';
+import { maskKey, redact } from '../../shared/redact.ts';
 import { makeClient } from './context.ts';
 import { showDialog } from './dialog.ts';
 import { defaultBaseUrl, documentProperties, PROP_BASE_URL, PROP_KEY, readSettings, sha256 } from './gas.ts';
-import { cellMessage } from './messages.ts';
+import { sheetsMessage } from './messages.ts';
 import { refreshSpreadsheet } from './refresh.ts';
 import { RUN_MS, scheduleCaption, showScheduleDialog } from './schedule.ts';
 import { REPORT_MENU, showReportDialog } from './templates.ts';
@@ -73,11 +73,6 @@ export function linenShowHelp(): void {
   showDialog('Help', 'Linen Connect help', [640, 560]);
 }
 
-/** `lk_live_demo_all_access` -> `lk_live_…cess`: enough to recognise a key, never enough to use it. */
-export function maskKey(key: string | null): string {
-  return key ? `${key.slice(0, 8)}…${key.slice(-4)}` : '';
-}
-
 export interface DialogState {
   maskedKey: string;
   baseUrl: string;
@@ -101,7 +96,7 @@ function check(key: string, baseUrl: string): void {
   try {
     makeClient(settings, key, 20_000).customers.list().page({ limit: 1 });
   } catch (e) {
-    throw new Error(cellMessage(e, [key]).replace(/ set a valid one with .*$/, ' check it and paste it again.'));
+    throw new Error(sheetsMessage(e, [key]).replace(/ set a valid one with .*$/, ' check it and paste it again.'));
   }
 }
 

@@ -49,13 +49,14 @@ export interface PaceEffect {
   ask: () => unknown;
 }
 /**
- * Wait for a response another operation is fetching (the Node client's answers shared by the clients of one key).
- * `until` is given the caller's abort signal, so a caller that gives up stops waiting without stopping the others.
- * Only the async runner performs it: the blocking clients share no answers.
+ * Wait for what another operation is fetching: a response (the Node client's answers shared by the clients of one
+ * key) or a whole listing (the cells of one Excel runtime). `until` is given the caller's abort signal, so a caller
+ * that gives up stops waiting without stopping the others. Only the async runner performs it: the blocking
+ * clients share nothing in flight.
  */
 export interface WaitEffect {
   t: 'wait';
-  until: (signal: AbortSignal | undefined) => Promise<HttpResponse>;
+  until: (signal: AbortSignal | undefined) => Promise<unknown>;
 }
 export type Effect = HttpEffect | SleepEffect | NowEffect | PaceEffect | WaitEffect;
 
@@ -70,6 +71,11 @@ export type Operation<T> = Generator<Effect, T, EffectResult>;
 /** Perform an HTTP request. Transport failures arrive as exceptions thrown at the `yield`. */
 export function* http(req: HttpRequest, timeoutMs: number): Operation<HttpResponse> {
   return (yield { t: 'http', req, timeoutMs }) as HttpResponse;
+}
+
+/** Wait for `until` to settle (see `WaitEffect`); its rejection is thrown at the `yield`. */
+export function* waitFor<T>(until: (signal: AbortSignal | undefined) => Promise<T>): Operation<T> {
+  return (yield { t: 'wait', until }) as unknown as T;
 }
 
 export function* sleep(ms: number): Operation<void> {

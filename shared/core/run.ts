@@ -102,7 +102,7 @@ export async function runAsync<T>(
       } else if (eff.t === 'pace') {
         result = (await eff.ask()) as EffectResult;
       } else if (eff.t === 'wait') {
-        result = await eff.until(signal);
+        result = (await eff.until(signal)) as EffectResult;
       } else {
         result = clock();
       }

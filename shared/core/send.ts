@@ -67,8 +67,14 @@ export interface RequestSpec<T> {
  */
 const MIN_REQUEST_MS = 1_000;
 
-/** Wait for a pacing slot; the slot's name, for `settle` once the request is answered (undefined: no pacer). */
-function* takeSlot(cfg: CoreConfig, deadline: number): Operation<number | undefined> {
+/**
+ * Wait for a pacing slot; the slot's name, for `settle` once the request is answered (undefined: no pacer). A slot
+ * that frees too late for the deadline is a RateLimitError (`client_rate_limited`) with the wait in `retryAfterMs`.
+ */
+export function* takeSlot(
+  cfg: Pick<CoreConfig, 'pacer' | 'requestTimeoutMs' | 'observer'>,
+  deadline: number,
+): Operation<number | undefined> {
   const pacer = cfg.pacer;
   if (!pacer) return undefined;
   const requestMs = Math.min(cfg.requestTimeoutMs, MIN_REQUEST_MS);

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUNCTIONS, type ParamSpec } from '../../apps-script/src/catalog.ts';
-import { choice, day, text } from '../../apps-script/src/context.ts';
-import { ArgError } from '../../apps-script/src/messages.ts';
+import { choice, day, text } from '../../shared/cells/args.ts';
+import { FUNCTIONS, type ParamSpec } from '../../shared/cells/catalog.ts';
+import { ArgError } from '../../shared/cells/messages.ts';
 import { type Harness, startHarness } from '../support/apps-script-harness.ts';
 import { artefactsIn, hostileToken, runs } from '../support/hostile.ts';
 

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUNCTIONS, UI_ENTRY_POINTS } from '../../apps-script/src/catalog.ts';
+import { UI_ENTRY_POINTS } from '../../apps-script/src/entry-points.ts';
 import { type BuildAppsScriptResult, buildAppsScript, MAX_CODE_BYTES } from '../../scripts/build-apps-script.ts';
+import { FUNCTIONS } from '../../shared/cells/catalog.ts';
 
 let dir: string;
 let built: BuildAppsScriptResult;

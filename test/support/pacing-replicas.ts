@@ -9,13 +9,14 @@
  * the same thing at the same time and reuses answers for a while, so a burst of one command would cost a request
  * per replica and never meet the key's limit.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type SandboxData, startSandbox } from '../../sandbox/index.ts';
 import { BULK_LIMIT } from '../../shared/core/walk.ts';
 import { addDays } from '../../shared/dates.ts';
 import { dropSchema, freshSchema } from './digest-db.ts';
+import { startReadyProcess, stopProcess } from './ready-process.ts';
 import { startRecordingProxy } from './recording-proxy.ts';
 import { startFakeSlack } from './slack-fake.ts';
 import { BOT_TOKEN, SIGNING_SECRET, TODAY, TZ } from './slack-harness.ts';
@@ -97,30 +98,6 @@ function distinctQuestions(data: SandboxData, count: number): string[] {
   });
 }
 
-function startReplica(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /READY (\d+)/.exec(out);
-      if (m) resolve({ child, port: Number(m[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`a replica exited with code ${code} before it was ready`)));
-  });
-}
-
-function stopReplica(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacingResult> {
   const schema = freshSchema();
   const admin = new pg.Client({ connectionString: run.databaseUrl });
@@ -149,11 +126,11 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
       PACING_WINDOW_MS: String(run.windowMs),
     };
     // The first applies the migrations; the others then start together and find them done.
-    const first = await startReplica(env);
+    const first = await startReadyProcess(SCRIPT, env);
     children.push(first.child);
     const rest = await Promise.all(
       Array.from({ length: run.replicas - 1 }, async () => {
-        const r = await startReplica(env);
+        const r = await startReadyProcess(SCRIPT, env);
         children.push(r.child);
         return r;
       }),
@@ -207,7 +184,7 @@ export async function runSharedPacing(run: SharedPacingRun): Promise<SharedPacin
       seconds,
     };
   } finally {
-    await Promise.all(children.map(stopReplica));
+    await Promise.all(children.map(stopProcess));
     await slack.close();
     await proxy.close();
     await sandbox.close();

@@ -17,7 +17,6 @@ import { KEYS } from './sandbox-http.ts';
 import {
   type Activity,
   channelMessage,
-  channelPlace,
   personalMessage,
   postActivity,
   type TeamsChannel,
@@ -190,4 +189,3 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
   };
 }
 
-export { channelPlace };

@@ -5,8 +5,10 @@
  * cells (95 % and 98 %, the contract's, editable): red below the first, amber between, green from the second.
  * A column chart shows each item's fill rate over all departments.
  */
+
+import { isBlank } from '../../../shared/cells/args.ts';
 import type { Customer } from '../../../shared/index.ts';
-import { type Context, isBlank } from '../context.ts';
+import type { Context } from '../context.ts';
 import { addRules, BODY_ROW, CUSTOMER, chart, FROM, labels, PERCENT, type Sheet, TO } from './layout.ts';
 
 const RED = '#f4c7c3';
@@ -15,7 +17,7 @@ const GREEN = '#b7e1cd';
 
 /** The items with a par at the customer, by name: the rows of the grid. */
 export function parItems(ctx: Context, customer: Customer): string[] {
-  const par = ctx.rows('inventory.par', { customerId: customer.id }, (c) => c.inventory.par);
+  const par = ctx.run(ctx.rows('inventory.par', { customerId: customer.id }, (a) => a.inventory.par));
   return [...new Set(par.filter((r) => !isBlank(r.item_name)).map((r) => r.item_name))].sort((a, b) =>
     a.localeCompare(b),
   );

@@ -4,7 +4,7 @@
  * in B2, from in B3, to in B4) that the sheet's formulas refer to, so a person changes the customer or the
  * dates in one place and every formula follows (and the scheduled refresh reads them from there too).
  */
-import type { Zones } from '../format.ts';
+import type { Zones } from '../../../shared/cells/values.ts';
 import { sheetDay } from '../format.ts';
 
 export type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -1,25 +1,26 @@
 /** Accounting: balances and aging, invoices, payments and purchase orders. */
 
-import { today } from '../../../shared/dates.ts';
-import { computePoStatus, daysOverdue, groupLocations, INVOICE_STATUSES, PO_STATUSES } from '../../../shared/index.ts';
-import { computeBalances } from '../../../shared/reports/ar.ts';
+import { today } from '../../dates.ts';
+import { computePoStatus, daysOverdue, groupLocations, INVOICE_STATUSES, PO_STATUSES } from '../../index.ts';
+import { computeBalances } from '../../reports/ar.ts';
+import { choice } from '../args.ts';
 import * as col from '../columns.ts';
 import { grid } from '../columns.ts';
-import { type Context, choice } from '../context.ts';
+import type { CellContext } from '../context.ts';
 import { type Args, type Impl, listing, locationIds, opt, optCustomer } from './common.ts';
 
 /**
  * Balance and aging per customer and per currency: the API's rows for the customer asked (every customer without
  * one). With `locations`, a group that owes nothing of its own gets its suggested locations' rows added, labelled.
  */
-function receivables(ctx: Context, a: Args, locations = false) {
-  const customer = optCustomer(ctx, a.customer);
-  const list = (customerId?: string) => ctx.rows('balance.list', { customerId }, (c) => c.balance.list);
-  const own = list(customer?.id);
+function* receivables(ctx: CellContext, a: Args, locations = false) {
+  const customer = yield* optCustomer(ctx, a.customer);
+  const list = (customerId?: string) => ctx.rows('balance.list', { customerId }, (x) => x.balance.list);
+  const own = yield* list(customer?.id);
   if (!locations || !customer?.is_group || own.some((b) => b.balance_cents !== 0))
     return { ar: computeBalances(own), customer, added: false };
-  const ids = new Set(groupLocations(customer, ctx.customers()).map((c) => c.id));
-  const rows = [...own, ...list().filter((r) => ids.has(r.customer_id))];
+  const ids = new Set(groupLocations(customer, yield* ctx.customers()).map((c) => c.id));
+  const rows = [...own, ...(yield* list()).filter((r) => ids.has(r.customer_id))];
   return {
     ar: computeBalances(rows, undefined, { customerId: customer.id, customerName: customer.name }),
     customer,
@@ -28,15 +29,15 @@ function receivables(ctx: Context, a: Args, locations = false) {
 }
 
 export const ACCOUNTING_IMPLS: Record<string, Impl> = {
-  LINEN_PO_STATUS(ctx, a) {
+  *LINEN_PO_STATUS(ctx, a) {
     const status = choice(a.status, 'status', PO_STATUSES) ?? 'active';
-    const tz = ctx.settings.orgTimeZone;
+    const tz = ctx.zones.org;
     const list = (customerId?: string) =>
-      ctx.rows('purchaseOrders.list', { customerId, status }, (c) => c.purchaseOrders.list);
-    let rows = list(opt(ctx, a.customer));
-    const locations = rows.length ? null : locationIds(ctx, a);
-    if (locations) rows = list().filter((p) => locations.has(p.customer_id));
-    return grid(ctx, computePoStatus(rows, today(tz), tz), [
+      ctx.rows('purchaseOrders.list', { customerId, status }, (x) => x.purchaseOrders.list);
+    let rows = yield* list(yield* opt(ctx, a.customer));
+    const locations = rows.length ? null : yield* locationIds(ctx, a);
+    if (locations) rows = (yield* list()).filter((p) => locations.has(p.customer_id));
+    return yield* grid(ctx, computePoStatus(rows, today(tz), tz), [
       col.value('po_number', 'PO number'),
       col.label('status'),
       col.customer('customer_id'),
@@ -51,14 +52,14 @@ export const ACCOUNTING_IMPLS: Record<string, Impl> = {
     ]);
   },
 
-  LINEN_BALANCE(ctx, a) {
-    const totals = receivables(ctx, a).ar.totals;
+  *LINEN_BALANCE(ctx, a) {
+    const totals = (yield* receivables(ctx, a)).ar.totals;
     if (totals.length < 2) return (totals[0]?.balanceCents ?? 0) / 100;
-    return grid(ctx, totals, [col.currency('currency'), col.dollars('balanceCents', 'Balance')]);
+    return yield* grid(ctx, totals, [col.currency('currency'), col.dollars('balanceCents', 'Balance')]);
   },
 
-  LINEN_AGING(ctx, a) {
-    const { ar, customer, added } = receivables(ctx, a, true);
+  *LINEN_AGING(ctx, a) {
+    const { ar, customer, added } = yield* receivables(ctx, a, true);
     // Each line is the API's own row; the total is their sum, and says whose lines it adds.
     const lines = ar.customers.map((c) => ({
       name: c.locationOf ? `${c.customerName} (location of ${c.locationOf.customerName})` : c.customerName,
@@ -75,7 +76,7 @@ export const ACCOUNTING_IMPLS: Record<string, Impl> = {
           balance: t.balanceCents,
         });
     }
-    return grid(ctx, lines, [
+    return yield* grid(ctx, lines, [
       col.value('name', 'Customer'),
       col.currency('currency'),
       col.dollars('aging.current'),
@@ -86,11 +87,15 @@ export const ACCOUNTING_IMPLS: Record<string, Impl> = {
     ]);
   },
 
-  LINEN_INVOICES: listing('invoices.list', (c) => c.invoices.list, { status: INVOICE_STATUSES, groups: true }).columns([
+  LINEN_INVOICES: listing('invoices.list', (x) => x.invoices.list, { status: INVOICE_STATUSES, groups: true }).columns([
     'invoice_number',
     col.label('status'),
     col.customer('customer_id'),
-    ['Department', (r, ctx) => (r.department_id ? ctx.departmentName(r.department_id) : 'All departments')],
+    [
+      'Department',
+      (r, ctx) => (r.department_id ? ctx.departmentName(r.department_id) : 'All departments'),
+      (r) => r.department_id,
+    ],
     col.time('issued_at'),
     col.time('due_at'),
     ['Days overdue', (r, ctx) => daysOverdue(r, today(ctx.zones.org), ctx.zones.org)],
@@ -103,7 +108,7 @@ export const ACCOUNTING_IMPLS: Record<string, Impl> = {
     col.currency('currency'),
   ]),
 
-  LINEN_PAYMENTS: listing('payments.list', (c) => c.payments.list).columns([
+  LINEN_PAYMENTS: listing('payments.list', (x) => x.payments.list).columns([
     col.time('received_at'),
     col.customer('customer_id'),
     col.label('kind'),
@@ -114,7 +119,7 @@ export const ACCOUNTING_IMPLS: Record<string, Impl> = {
     col.computed('Invoices', (r) => r.allocations.map((x) => x.invoice_number ?? '(another customer)').join(', ')),
   ]),
 
-  LINEN_PURCHASE_ORDERS: listing('purchaseOrders.list', (c) => c.purchaseOrders.list, {
+  LINEN_PURCHASE_ORDERS: listing('purchaseOrders.list', (x) => x.purchaseOrders.list, {
     status: PO_STATUSES,
     groups: true,
   }).columns([

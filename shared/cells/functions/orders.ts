@@ -1,7 +1,7 @@
 /** Direct-sales orders: one order's lines and charges, and the listing. */
 
-import { ORDER_STAGES, type OrderDetail } from '../../../shared/index.ts';
-import { ORDER_NUMBER, orderWindow } from '../../../shared/reports/lookup.ts';
+import { ORDER_STAGES, type OrderDetail } from '../../index.ts';
+import { ORDER_NUMBER, orderWindow } from '../../reports/lookup.ts';
 import * as col from '../columns.ts';
 import { grid } from '../columns.ts';
 import { ArgError } from '../messages.ts';
@@ -60,16 +60,18 @@ function orderRows(o: OrderDetail) {
 }
 
 export const ORDER_IMPLS: Record<string, Impl> = {
-  LINEN_ORDER(ctx, a) {
+  *LINEN_ORDER(ctx, a) {
     const { number, year } = displayNumber(a.order_number, 'order_number', ORDER_NUMBER);
-    const found = ctx.cached('orders.byNumber', { number }, (c) => {
+    const found = yield* ctx.cached('orders.byNumber', { number }, function* (r) {
       const byNumber = (o: { order_number: string }) => o.order_number === number;
-      let hits = c.orders.list(orderWindow(year)).all().filter(byNumber);
-      if (!hits.length) hits = c.orders.list({ stage: 'draft' }).all().filter(byNumber);
-      return hits.map((o) => c.orders.get(o.id));
+      let hits = (yield* r.all(r.api.orders.list(orderWindow(year)))).filter(byNumber);
+      if (!hits.length) hits = (yield* r.all(r.api.orders.list({ stage: 'draft' }))).filter(byNumber);
+      const details: OrderDetail[] = [];
+      for (const o of hits) details.push(yield* r.one(r.api.orders.get(o.id)));
+      return details;
     });
     if (!found.length) throw new ArgError(`No order ${number} is visible to this key.`);
-    return grid(ctx, found.flatMap(orderRows), [
+    return yield* grid(ctx, found.flatMap(orderRows), [
       'order',
       col.label('stage'),
       col.customer('customer'),
@@ -84,7 +86,7 @@ export const ORDER_IMPLS: Record<string, Impl> = {
     ]);
   },
 
-  LINEN_ORDERS: listing('orders.list', (c) => c.orders.list, { stage: ORDER_STAGES }).columns([
+  LINEN_ORDERS: listing('orders.list', (x) => x.orders.list, { stage: ORDER_STAGES }).columns([
     'order_number',
     col.label('stage'),
     col.customer('customer_id'),

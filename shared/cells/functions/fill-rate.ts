@@ -3,31 +3,29 @@
  * listing of the window (deliveries.ts), so a grid of cells over a customer and window shares its pages.
  */
 
-import { fillRateTotals } from '../../../shared/reports/fill-rate.ts';
+import { fillRateTotals } from '../../reports/fill-rate.ts';
+import { choice } from '../args.ts';
 import * as col from '../columns.ts';
 import { grid } from '../columns.ts';
-import { type Context, choice } from '../context.ts';
+import type { CellContext } from '../context.ts';
 import { deliveryRows } from '../deliveries.ts';
-import type { Cell } from '../format.ts';
 import type { Args, Impl } from './common.ts';
 
 /** The fill rate or par met of a customer's window (and department and item). */
-function fillMeasure(ctx: Context, a: Args, measure: 'fill' | 'par_met'): Cell {
-  const r = fillRateTotals(deliveryRows(ctx, a));
+function* fillMeasure(ctx: CellContext, a: Args, measure: 'fill' | 'par_met') {
+  const r = fillRateTotals(yield* deliveryRows(ctx, a));
   return (measure === 'par_met' ? r.parMet : r.fillRate) ?? '';
 }
 
 export const FILL_RATE_IMPLS: Record<string, Impl> = {
-  LINEN_FILLRATE(ctx, a) {
-    return fillMeasure(ctx, a, choice(a.measure, 'measure', ['fill', 'par_met'] as const) ?? 'fill');
+  *LINEN_FILLRATE(ctx, a) {
+    return yield* fillMeasure(ctx, a, choice(a.measure, 'measure', ['fill', 'par_met'] as const) ?? 'fill');
   },
 
-  LINEN_PARMET(ctx, a) {
-    return fillMeasure(ctx, a, 'par_met');
-  },
+  LINEN_PARMET: (ctx, a) => fillMeasure(ctx, a, 'par_met'),
 
-  LINEN_DELIVERIES(ctx, a) {
-    return grid(ctx, deliveryRows(ctx, a), [
+  *LINEN_DELIVERIES(ctx, a) {
+    return yield* grid(ctx, yield* deliveryRows(ctx, a), [
       col.day('date'),
       'customer_name',
       'department_name',

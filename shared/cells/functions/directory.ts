@@ -5,8 +5,8 @@ import { grid } from '../columns.ts';
 import { departments, type Impl, listing } from './common.ts';
 
 export const DIRECTORY_IMPLS: Record<string, Impl> = {
-  LINEN_CUSTOMERS(ctx) {
-    return grid(ctx, ctx.customers(), [
+  *LINEN_CUSTOMERS(ctx) {
+    return yield* grid(ctx, yield* ctx.customers(), [
       'id',
       'name',
       'is_group',
@@ -15,8 +15,8 @@ export const DIRECTORY_IMPLS: Record<string, Impl> = {
     ]);
   },
 
-  LINEN_DEPARTMENTS(ctx, a) {
-    return grid(ctx, departments(ctx, ctx.customer(a.customer).id), [
+  *LINEN_DEPARTMENTS(ctx, a) {
+    return yield* grid(ctx, yield* departments(ctx, (yield* ctx.customer(a.customer)).id), [
       'id',
       col.customer('customer_id'),
       'name',
@@ -24,7 +24,7 @@ export const DIRECTORY_IMPLS: Record<string, Impl> = {
     ]);
   },
 
-  LINEN_ITEMS: listing('items.list', (c) => c.items.list, { dated: false }).columns([
+  LINEN_ITEMS: listing('items.list', (x) => x.items.list, { dated: false }).columns([
     'id',
     col.value('sku', 'SKU'),
     'name',

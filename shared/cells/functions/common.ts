@@ -1,31 +1,37 @@
 /**
- * What the families of custom functions share: their types, the optional customer and dated-window arguments,
- * a display number, and the tables made from listings.
+ * What the families of functions share: their types, the optional customer and dated-window arguments, a display
+ * number, and the tables made from listings.
  */
 
-import { groupLocations, type LinenApiSync, type SyncPaged } from '../../../shared/index.ts';
-import { type MANIFEST_NUMBER, parseDisplayNumber } from '../../../shared/reports/lookup.ts';
+import type { Operation } from '../../core/effects.ts';
+import { groupLocations } from '../../reports/groups.ts';
+import { type MANIFEST_NUMBER, parseDisplayNumber } from '../../reports/lookup.ts';
+import { choice, isBlank, text } from '../args.ts';
 import { type Columns, grid } from '../columns.ts';
-import { type Context, choice, isBlank, text, window } from '../context.ts';
-import type { Cell } from '../format.ts';
+import type { CellContext, Listing } from '../context.ts';
 import { ArgError } from '../messages.ts';
+import type { Cell } from '../values.ts';
 
 export type Args = Record<string, unknown>;
-export type Impl = (ctx: Context, a: Args) => Cell | Cell[][];
+/** A function's work: its arguments by name in, a value or a table out, as an operation either runner drives. */
+export type Impl = (ctx: CellContext, a: Args) => Operation<Cell | Cell[][]>;
 
 /** An optional customer argument: the customer, or undefined when blank. */
-export const optCustomer = (ctx: Context, v: unknown) => (isBlank(v) ? undefined : ctx.customer(v));
-export const opt = (ctx: Context, v: unknown) => optCustomer(ctx, v)?.id;
+export function* optCustomer(ctx: CellContext, v: unknown) {
+  return isBlank(v) ? undefined : yield* ctx.customer(v);
+}
+export function* opt(ctx: CellContext, v: unknown) {
+  return (yield* optCustomer(ctx, v))?.id;
+}
 
 /** A customer's departments (the customer goes in the path: GET /customers/{id}/departments). */
-export const departments = (ctx: Context, customerId: string) =>
-  ctx.rows('customers.departments', { customerId }, (c) => (p) => c.customers.departments(p.customerId));
+export const departments = (ctx: CellContext, customerId: string) =>
+  ctx.rows('customers.departments', { customerId }, (a) => (p) => a.customers.departments(p.customerId));
 
 /** The common filters of a dated listing: customer, from and to. */
-export const dated = (ctx: Context, a: Args) => ({
-  customerId: opt(ctx, a.customer),
-  ...window(ctx, a.from, a.to, false),
-});
+export function* dated(ctx: CellContext, a: Args) {
+  return { customerId: yield* opt(ctx, a.customer), ...ctx.window(a.from, a.to, false) };
+}
 
 /** A display-number argument (a manifest or order number), normalized. */
 export function displayNumber(input: unknown, name: string, format: typeof MANIFEST_NUMBER) {
@@ -51,36 +57,36 @@ interface ListingOptions<V> {
  * For a group customer, the ids of the locations its name suggests, whose rows stand in for it when it has none
  * of its own; null for any other customer.
  */
-export function locationIds(ctx: Context, a: Args): Set<string> | null {
-  const customer = optCustomer(ctx, a.customer);
+export function* locationIds(ctx: CellContext, a: Args) {
+  const customer = yield* optCustomer(ctx, a.customer);
   if (!customer?.is_group) return null;
-  return new Set(groupLocations(customer, ctx.customers()).map((c) => c.id));
+  return new Set(groupLocations(customer, yield* ctx.customers()).map((c) => c.id));
 }
 
 /**
  * A function that shows one listing as a table: filtered by customer (and from/to, and a status or stage
  * argument when the options say so). `.columns(...)` comes after the listing so the columns are typed by
- * its rows: `listing('ratings.list', (c) => c.ratings.list).columns(['note'])`.
+ * its rows: `listing('ratings.list', (a) => a.ratings.list).columns(['note'])`.
  */
 export function listing<T extends Record<string, unknown>, V extends string = never>(
   name: string,
-  list: (client: LinenApiSync) => (filters: Filters<V>) => SyncPaged<T>,
+  list: Listing<Filters<V>, T>,
   o: ListingOptions<V> = {},
 ) {
   return {
-    columns:
-      (columns: Columns<T>): Impl =>
-      (ctx, a) => {
-        const filters: Filters<V> = o.dated === false ? { customerId: opt(ctx, a.customer) } : dated(ctx, a);
+    columns: (columns: Columns<T>): Impl =>
+      function* (ctx, a) {
+        const filters: Filters<V> =
+          o.dated === false ? { customerId: yield* opt(ctx, a.customer) } : yield* dated(ctx, a);
         if (o.status) filters.status = choice(a.status, 'status', o.status);
         if (o.stage) filters.stage = choice(a.stage, 'stage', o.stage);
-        let rows = ctx.rows(name, filters, list);
-        const locations = o.groups && !rows.length ? locationIds(ctx, a) : null;
+        let rows = yield* ctx.rows(name, filters, list);
+        const locations = o.groups && !rows.length ? yield* locationIds(ctx, a) : null;
         if (locations) {
           delete filters.customerId;
-          rows = ctx.rows(name, filters, list).filter((r) => locations.has(r.customer_id as string));
+          rows = (yield* ctx.rows(name, filters, list)).filter((r) => locations.has(r.customer_id as string));
         }
-        return grid(ctx, rows, columns);
+        return yield* grid(ctx, rows, columns);
       },
   };
 }

@@ -1,7 +1,10 @@
 /**
- * The custom functions of the add-on, declared once. The build generates the top-level `@customfunction`
- * stubs and the Help page from this table; the runtime uses it for argument counts and messages.
- * Pure data: no imports, so the build can read it without loading the client.
+ * The LINEN functions of both spreadsheets, declared once: name, parameters with their descriptions, what each
+ * returns, an example. Sheets calls them `LINEN_FILLRATE(...)`, Excel `LINEN.FILLRATE(...)` (the `LINEN`
+ * namespace and the name after `LINEN_`). The builds generate from this table the Apps Script `@customfunction`
+ * stubs and Help page, and the Excel functions' JSDoc from which `custom-functions-metadata` writes
+ * `functions.json`; the runtimes use it for argument names. Pure data: no imports, so a build can read it
+ * without loading the client.
  */
 
 export type ParamKind = 'customer' | 'date' | 'text' | 'ticket';
@@ -15,14 +18,20 @@ export interface ParamSpec {
 }
 
 export interface FunctionSpec {
+  /** The Sheets name, `LINEN_` and the function's own name (Excel's name after `LINEN.`). */
   name: string;
   /** First line of the JSDoc: what the cell shows. */
   summary: string;
   params: ParamSpec[];
   returns: string;
-  /** A formula that works against the sandbox data. */
+  /** Returns a table (rows that spill) at times, though not always: a balance in several currencies, tickets of a range. */
+  sometimesTable?: true;
+  /** A Sheets formula that works against the sandbox data. */
   example: string;
 }
+
+/** Whether a function may answer with a table (rows that spill into the cells below and to the right). */
+export const mayReturnTable = (f: FunctionSpec): boolean => f.sometimesTable === true || /^A table/.test(f.returns);
 
 const customer = (optional = false, extra = ''): ParamSpec => ({
   name: 'customer',
@@ -131,6 +140,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     summary: 'Outstanding balance in dollars.',
     params: [customer(true)],
     returns: "Dollars (a Currency/Balance table when currencies differ); a group's is its locations' total.",
+    sometimesTable: true,
     example: '=LINEN_BALANCE("Mercy General Hospital")',
   },
   {
@@ -148,6 +158,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       { name: 'ticket_number', kind: 'ticket', doc: 'The ticket number, e.g. "TKT-26-00417" (or a range of them).' },
     ],
     returns: 'Submitted, Acknowledged, In progress or Resolved (a column of them for a range).',
+    sometimesTable: true,
     example: '=LINEN_TICKET("TKT-26-00417")',
   },
   {
@@ -322,40 +333,4 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     returns: 'A table: Rated, Customer, Manifest, On time, Quality (1-5), Note.',
     example: '=LINEN_RATINGS("Mercy General Hospital")',
   },
-];
-
-/** Top-level functions the menu, the triggers and the dialogs call (no `@customfunction`). */
-export const UI_ENTRY_POINTS: readonly { name: string; params: string[]; doc: string }[] = [
-  { name: 'onOpen', params: ['e'], doc: 'Adds the Linen Connect menu when the spreadsheet opens.' },
-  { name: 'onInstall', params: ['e'], doc: 'Adds the menu right after the add-on is installed.' },
-  { name: 'linenShowKeyDialog', params: [], doc: 'Menu: Set API key...' },
-  { name: 'linenShowAddressDialog', params: [], doc: 'Menu: Set API address...' },
-  { name: 'linenRefreshData', params: [], doc: 'Menu: Refresh data.' },
-  { name: 'linenShowHelp', params: [], doc: 'Menu: Help.' },
-  { name: 'linenDialogState', params: [], doc: 'Dialog: the current settings, with the key masked.' },
-  { name: 'linenSaveApiKey', params: ['key'], doc: 'Dialog: checks a key against the API and saves it.' },
-  { name: 'linenClearApiKey', params: [], doc: 'Dialog: removes your saved key.' },
-  {
-    name: 'linenSaveBaseUrl',
-    params: ['url'],
-    doc: 'Dialog: checks an API address and saves it for this spreadsheet.',
-  },
-  { name: 'linenShowSchedule', params: [], doc: 'Menu: Auto-refresh...' },
-  { name: 'linenShowHistory', params: [], doc: 'Menu: Record history...' },
-  { name: 'linenScheduleState', params: [], doc: 'Dialog: the schedule, whose key it uses, and the last runs.' },
-  { name: 'linenSaveSchedule', params: ['schedule'], doc: 'Dialog: saves the schedule and keeps its one trigger.' },
-  { name: 'linenRecordHistoryNow', params: [], doc: "Dialog: records today's history rows now." },
-  { name: 'linenScheduledRun', params: ['e'], doc: 'Trigger: the hourly run that refreshes and records what is due.' },
-  { name: 'linenReportFillRate', params: [], doc: 'Menu: Insert report > Fill rate dashboard...' },
-  { name: 'linenReportAging', params: [], doc: 'Menu: Insert report > A/R aging...' },
-  { name: 'linenReportShortfalls', params: [], doc: 'Menu: Insert report > Open shortfalls...' },
-  { name: 'linenReportTickets', params: [], doc: 'Menu: Insert report > Ticket tracker...' },
-  { name: 'linenReportHistory', params: [], doc: 'Menu: Insert report > History...' },
-  { name: 'linenReportOptions', params: ['kind'], doc: 'Dialog: the customers and default dates of a report.' },
-  { name: 'linenInsertReport', params: ['report'], doc: 'Dialog: builds the report sheet.' },
-  { name: 'linenShowBuilder', params: [], doc: 'Menu: Formula builder.' },
-  { name: 'linenBuilderCustomers', params: [], doc: 'Sidebar: the customers and their departments.' },
-  { name: 'linenBuilderItems', params: ['customerId'], doc: "Sidebar: a customer's items." },
-  { name: 'linenPreviewFormula', params: ['spec'], doc: "Sidebar: the formula's result, with your key." },
-  { name: 'linenInsertFormula', params: ['spec'], doc: 'Sidebar: writes the formula into the current cell.' },
 ];

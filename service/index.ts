@@ -1,7 +1,7 @@
 /**
- * `npm start`: the Slack bot. With Slack settings in the environment it serves Slack (HTTP or Socket Mode);
- * with none it runs the console on embedded defaults (sandbox API, demo key). `--ask "/linen signals"`
- * answers one command in the console and exits.
+ * `npm start`: the service. With Slack or Teams settings in the environment it serves them (and Excel's add-in);
+ * with none it runs the console on embedded defaults (sandbox API, demo key). `--ask "/linen signals"` answers one
+ * command in the console and exits; `--teams` shows the answers as Teams renders them (Adaptive Cards, as text).
  */
 import { pathToFileURL } from 'node:url';
 import { ConfigError, isConsoleMode, loadConfig } from './config.ts';
@@ -14,10 +14,12 @@ export interface Cli {
   help: boolean;
   /** Seal every stored secret again with the current LINEN_ENCRYPTION_KEY, then exit. */
   reencrypt: boolean;
+  /** The console shows Teams' rendering (an Adaptive Card as text) instead of Slack's. */
+  teams: boolean;
 }
 
 export function parseArgs(argv: readonly string[]): Cli {
-  const cli: Cli = { help: false, reencrypt: false };
+  const cli: Cli = { help: false, reencrypt: false, teams: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--ask') {
@@ -28,17 +30,20 @@ export function parseArgs(argv: readonly string[]): Cli {
     } else if (a.startsWith('--ask=')) cli.ask = a.slice(6);
     else if (a === '--help' || a === '-h') cli.help = true;
     else if (a === '--reencrypt') cli.reencrypt = true;
-    else throw new ConfigError(`unknown argument "${a}" (use --ask "/linen ...", --reencrypt or no argument).`);
+    else if (a === '--teams') cli.teams = true;
+    else
+      throw new ConfigError(`unknown argument "${a}" (use --ask "/linen ...", --teams, --reencrypt or no argument).`);
   }
   return cli;
 }
 
-const USAGE = `Usage: npm start [-- --ask "/linen signals" | --reencrypt]
-Without SLACK_* settings: a console on the sandbox API. With SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET
-(or SLACK_APP_TOKEN): the Slack bot for one workspace. With SLACK_CLIENT_ID, SLACK_CLIENT_SECRET,
-SLACK_STATE_SECRET and LINEN_ENCRYPTION_KEY: the Slack bot for every workspace that installs it.
+const USAGE = `Usage: npm start [-- --ask "/linen signals" | --teams | --reencrypt]
+Without SLACK_* or TEAMS_* settings: a console on the sandbox API (--teams: answers as Teams shows them).
+With SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN): Slack for one workspace. With SLACK_CLIENT_ID,
+SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and LINEN_ENCRYPTION_KEY: Slack for every workspace that installs it.
+With TEAMS_CLIENT_ID, TEAMS_CLIENT_SECRET and TEAMS_TENANT_ID: Microsoft Teams (beside Slack when both are set).
 --reencrypt seals every stored secret again with LINEN_ENCRYPTION_KEY (after a key rotation) and exits.
-See slack-bot/README.md.`;
+See slack-bot/README.md and teams-bot/README.md.`;
 
 /** After SIGTERM the process is gone within this, even if something under way does not end. */
 const STOP_LIMIT_MS = 19_500;
@@ -55,7 +60,7 @@ export async function main(argv: readonly string[], env: Record<string, string |
     return 0;
   }
   if (cli.ask !== undefined || isConsoleMode(env)) {
-    return runConsole({ env, ask: cli.ask });
+    return runConsole({ env, ask: cli.ask, platform: cli.teams ? 'teams' : 'slack' });
   }
   const config = loadConfig(env);
   // Listen before starting: a signal that arrives during start-up then stops the bot once it is up, instead

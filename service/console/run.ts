@@ -17,6 +17,9 @@ import { startOfDayInZone } from '../../shared/day-start.ts';
 import { toSlackMessage } from '../../slack-bot/blocks/render.ts';
 import { renderMessage } from '../../slack-bot/console-render.ts';
 import { SLACK_SURFACE } from '../../slack-bot/surface.ts';
+import { cardToText } from '../../teams-bot/cards/card-text.ts';
+import { toAdaptiveCard } from '../../teams-bot/cards/render.ts';
+import { TEAMS_SURFACE } from '../../teams-bot/surface.ts';
 import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
 
 export const DEMO_KEY = 'lk_live_demo_all_access';
@@ -42,6 +45,8 @@ export interface ConsoleOptions {
   ask?: string | undefined;
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
+  /** Whose rendering the answers are shown in (default Slack's). */
+  platform?: 'slack' | 'teams' | undefined;
 }
 
 /** `/linen balance` or `balance` alike. */
@@ -53,6 +58,7 @@ export function stripCommand(line: string): string {
 }
 
 export async function runConsole(options: ConsoleOptions): Promise<number> {
+  const teams = options.platform === 'teams';
   const out = options.output ?? process.stdout;
   const print = (s: string) => out.write(`${s}\n`);
   const env = options.env;
@@ -108,8 +114,9 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
   };
   const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, teamId: null };
   const ask = async (line: string) => {
-    const m = await answerText(stripCommand(line), { linen, logger, now, digests, caller, surface: SLACK_SURFACE });
-    print(renderMessage(toSlackMessage(m.content)));
+    const surface = teams ? TEAMS_SURFACE : SLACK_SURFACE;
+    const m = await answerText(stripCommand(line), { linen, logger, now, digests, caller, surface }, { share: !teams });
+    print(teams ? cardToText(toAdaptiveCard(m.content)) : renderMessage(toSlackMessage(m.content)));
   };
 
   try {
@@ -117,7 +124,9 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
       await ask(options.ask);
       return 0;
     }
-    print(`linen-connect Slack bot, console mode: answering from ${source}.`);
+    print(
+      `linen-connect, console mode (as ${teams ? 'Microsoft Teams' : 'Slack'} shows answers): answering from ${source}.`,
+    );
     print('Type a command such as "/linen balance", "/linen signals" or "/linen help"; Ctrl+D or Ctrl+C quits.');
     const rl = createInterface({
       input: options.input ?? process.stdin,

@@ -5,16 +5,7 @@
  * checked and saved, or the form again with one sentence on the field at fault (the key field left empty: it is never
  * sent back).
  */
-import {
-  ActionSet,
-  AdaptiveCard,
-  Choice,
-  ChoiceSetInput,
-  ExecuteAction,
-  RichTextBlock,
-  TextInput,
-  TextRun,
-} from '@microsoft/teams.cards';
+import type { IAdaptiveCard, IRichTextBlock, ITextRun } from '@microsoft/teams.cards';
 import type { ConnectField } from '../../chat/connections/connect-key.ts';
 import type { Scope } from '../../chat/connections/connection.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
@@ -28,8 +19,10 @@ const SCOPE_NAMES: Record<Scope, string> = {
   direct_sales: 'direct sales',
 };
 
-const line = (text: string, options: ConstructorParameters<typeof TextRun>[1] = {}) =>
-  new RichTextBlock({ inlines: [new TextRun(text, options)] });
+const line = (text: string, style: Partial<ITextRun> = {}): IRichTextBlock => ({
+  type: 'RichTextBlock',
+  inlines: [{ type: 'TextRun', text, ...style }],
+});
 
 export interface ConnectFormOptions {
   allowedBaseUrls: readonly string[];
@@ -40,40 +33,52 @@ export interface ConnectFormOptions {
   values?: { baseUrl?: string | undefined; timeZone?: string | undefined } | undefined;
 }
 
-export function connectForm(o: ConnectFormOptions): AdaptiveCard {
+export function connectForm(o: ConnectFormOptions): IAdaptiveCard {
   const error = (field: ConnectField) =>
     o.problem?.field === field ? [line(`⚠️ ${o.problem.sentence}`, { color: 'Attention' })] : [];
-  const baseUrl = o.values?.baseUrl ?? o.allowedBaseUrls[0];
-  return new AdaptiveCard(
-    line('Connect Linen', { weight: 'Bolder', size: 'Medium' }),
-    line(
-      "Your organization's Linen API key is checked with the Linen API before it is saved, stored encrypted, and never shown again: only its last four characters.",
-      { isSubtle: true },
-    ),
-    new TextInput({
-      id: INPUT.apiKey,
-      label: 'Linen API key',
-      placeholder: 'lk_live_…',
-      style: 'Password',
-      isRequired: true,
-      errorMessage: 'Paste the Linen API key.',
-    }),
-    ...error('apiKey'),
-    new ChoiceSetInput(...o.allowedBaseUrls.map((u) => new Choice({ title: u, value: u })))
-      .withId(INPUT.baseUrl)
-      .withLabel('API address')
-      .withValue(baseUrl ?? '')
-      .withStyle('compact'),
-    ...error('baseUrl'),
-    new TextInput({
-      id: INPUT.timeZone,
-      label: "The organization's timezone (IANA, e.g. America/Chicago)",
-      value: o.values?.timeZone ?? o.timeZone ?? '',
-      placeholder: 'America/Chicago',
-    }),
-    ...error('timeZone'),
-    new ActionSet(new ExecuteAction({ title: 'Connect', verb: CONNECT_VERB, data: { linen: CONNECT_VERB } })),
-  ).withVersion('1.5');
+  const baseUrl = o.values?.baseUrl ?? o.allowedBaseUrls[0] ?? '';
+  return {
+    type: 'AdaptiveCard',
+    version: '1.5',
+    body: [
+      line('Connect Linen', { weight: 'Bolder', size: 'Medium' }),
+      line(
+        "Your organization's Linen API key is checked with the Linen API before it is saved, stored encrypted, and never shown again: only its last four characters.",
+        { isSubtle: true },
+      ),
+      {
+        type: 'Input.Text',
+        id: INPUT.apiKey,
+        label: 'Linen API key',
+        placeholder: 'lk_live_…',
+        style: 'Password',
+        isRequired: true,
+        errorMessage: 'Paste the Linen API key.',
+      },
+      ...error('apiKey'),
+      {
+        type: 'Input.ChoiceSet',
+        id: INPUT.baseUrl,
+        label: 'API address',
+        style: 'compact',
+        value: baseUrl,
+        choices: o.allowedBaseUrls.map((u) => ({ title: u, value: u })),
+      },
+      ...error('baseUrl'),
+      {
+        type: 'Input.Text',
+        id: INPUT.timeZone,
+        label: "The organization's timezone (IANA, e.g. America/Chicago)",
+        value: o.values?.timeZone ?? o.timeZone ?? '',
+        placeholder: 'America/Chicago',
+      },
+      ...error('timeZone'),
+      {
+        type: 'ActionSet',
+        actions: [{ type: 'Action.Execute', title: 'Connect', verb: CONNECT_VERB, data: { linen: CONNECT_VERB } }],
+      },
+    ],
+  };
 }
 
 export interface ConnectedOptions {
@@ -83,24 +88,28 @@ export interface ConnectedOptions {
 }
 
 /** What replaces the form once the key is saved. */
-export function connectedCard(o: ConnectedOptions): AdaptiveCard {
+export function connectedCard(o: ConnectedOptions): IAdaptiveCard {
   const names = o.customers.slice(0, 15).map((c) => c.name.replace(/\s*\n\s*/g, ' '));
   const more = o.customers.length - names.length;
   const scopes = (['processing', 'accounting', 'direct_sales'] as const).map(
     (s) => `${o.scopes.includes(s) ? '✅' : '🚫'} ${SCOPE_NAMES[s]}`,
   );
-  return new AdaptiveCard(
-    line('Linen is connected', { weight: 'Bolder', size: 'Medium' }),
-    line(`The key ending in …${o.lastFour} is saved for your organization.`),
-    line(`Scopes: ${scopes.join('  ')}`),
-    line(
-      o.customers.length
-        ? `Customers it sees (${o.customers.length}): ${names.join(', ')}${more ? `, and ${more} more` : ''}.`
-        : 'It sees no customer yet.',
-    ),
-    line(
-      'Accounting answers (balance, invoices, purchase orders, their digests) appear nowhere until an admin allows them: “access accounting allow” in a channel, “access accounting dms on” for 1:1 chats.',
-      { isSubtle: true },
-    ),
-  ).withVersion('1.5');
+  return {
+    type: 'AdaptiveCard',
+    version: '1.5',
+    body: [
+      line('Linen is connected', { weight: 'Bolder', size: 'Medium' }),
+      line(`The key ending in …${o.lastFour} is saved for your organization.`),
+      line(`Scopes: ${scopes.join('  ')}`),
+      line(
+        o.customers.length
+          ? `Customers it sees (${o.customers.length}): ${names.join(', ')}${more ? `, and ${more} more` : ''}.`
+          : 'It sees no customer yet.',
+      ),
+      line(
+        'Accounting answers (balance, invoices, purchase orders, their digests) appear nowhere until an admin allows them: “access accounting allow” in a channel, “access accounting dms on” for 1:1 chats.',
+        { isSubtle: true },
+      ),
+    ],
+  };
 }

@@ -1,22 +1,13 @@
 /**
  * A neutral answer (chat/content) as an Adaptive Card (schema 1.5, as Teams renders it), built with Microsoft's
  * `@microsoft/teams.cards`. Text is set as TextRuns in RichTextBlocks, which Teams never reads as Markdown: text from
- * the API shows as typed, whatever characters it holds, and cannot become a link or a mention. Icons are emoji,
+ * the API shows as typed, whatever characters it holds, and cannot become a link or a mention. The card is plain JSON
+ * typed by the library's interfaces (its classes write every default out, four times the bytes). Icons are emoji,
  * commands are written as typed in Teams (no slash), fields are label-and-value columns, and actions are
  * `Action.Execute` buttons the bot answers (`card.action`). A card over Teams' size limit keeps its first parts and
  * says how many were left out.
  */
-import {
-  ActionSet,
-  AdaptiveCard,
-  type CardElement,
-  Column,
-  ColumnSet,
-  Container,
-  ExecuteAction,
-  RichTextBlock,
-  TextRun,
-} from '@microsoft/teams.cards';
+import type { IAdaptiveCard, IExecuteAction, IRichTextBlock, ITextRun } from '@microsoft/teams.cards';
 import type { Action, Content, Part } from '../../chat/content/document.ts';
 import type { Icon, Inline, Rich } from '../../chat/content/rich.ts';
 
@@ -55,15 +46,19 @@ interface Style {
 /** A command as typed in Teams: the words alone (`balance Mercy`), or the bot's name for the empty one. */
 export const commandText = (typed: string) => (typed ? typed : 'Linen');
 
+type Element = NonNullable<IAdaptiveCard['body']>[number];
+
+const run = (text: string, extra: Partial<ITextRun> = {}): ITextRun => ({ type: 'TextRun', text, ...extra });
+
 /** Rich text as runs of one style each, line by line (a line break starts a new line of runs). */
-function runsOf(text: Rich, style: Style = {}, lines: TextRun[][] = [[]]): TextRun[][] {
+function runsOf(text: Rich, style: Style = {}, lines: ITextRun[][] = [[]]): ITextRun[][] {
   const push = (t: string, s: Style) => {
     const parts = t.replace(CONTROL, '').split(/\r?\n/);
     parts.forEach((piece, idx) => {
       if (idx > 0) lines.push([]);
       if (piece === '') return;
       lines[lines.length - 1]!.push(
-        new TextRun(piece, {
+        run(piece, {
           ...(s.bold ? { weight: 'Bolder' as const } : {}),
           ...(s.italic ? { italic: true } : {}),
           ...(s.mono ? { fontType: 'Monospace' as const } : {}),
@@ -98,80 +93,92 @@ function runsOf(text: Rich, style: Style = {}, lines: TextRun[][] = [[]]): TextR
 }
 
 /** One RichTextBlock a line, close together; an empty line keeps its space. */
-function paragraph(text: Rich, style: Style = {}): CardElement[] {
-  return runsOf(text, style).map((line, idx) => {
-    const block = new RichTextBlock({ inlines: line.length ? line : [new TextRun(' ')] });
-    return idx ? block.withSpacing('None') : block;
-  });
+function paragraph(text: Rich, style: Style = {}): IRichTextBlock[] {
+  return runsOf(text, style).map(
+    (line, idx): IRichTextBlock => ({
+      type: 'RichTextBlock',
+      inlines: line.length ? line : [run(' ')],
+      ...(idx ? { spacing: 'None' as const } : {}),
+    }),
+  );
 }
 
-function button(a: Exclude<Action, { kind: 'share' }>): ExecuteAction {
+function button(a: Exclude<Action, { kind: 'share' }>): IExecuteAction {
   if (a.kind === 'pdf')
-    return new ExecuteAction({ title: 'PDF', verb: VERB.pdf, data: { linen: VERB.pdf, invoice: a.invoice } });
-  return new ExecuteAction({
+    return { type: 'Action.Execute', title: 'PDF', verb: VERB.pdf, data: { linen: VERB.pdf, invoice: a.invoice } };
+  return {
+    type: 'Action.Execute',
     title: a.label.replace(CONTROL, '').slice(0, 80),
     verb: VERB.rerun,
     data: { linen: VERB.rerun, command: a.command },
-  });
+  };
 }
 
 /** Actions that mean something in Teams: "Share in channel" is the message extension's there, not a button. */
 const usable = (actions: readonly Action[]) =>
   actions.filter((a): a is Exclude<Action, { kind: 'share' }> => a.kind !== 'share');
 
-function elementsOf(part: Part): CardElement[] {
+function elementsOf(part: Part): Element[] {
   switch (part.kind) {
     case 'title':
       return [
-        new RichTextBlock({
+        {
+          type: 'RichTextBlock',
           inlines: [
-            new TextRun(part.text.replace(CONTROL, '').replace(/\s*\n\s*/g, ' '), { weight: 'Bolder', size: 'Medium' }),
+            run(part.text.replace(CONTROL, '').replace(/\s*\n\s*/g, ' '), { weight: 'Bolder', size: 'Medium' }),
           ],
-        }),
+        },
       ];
     case 'text': {
       const body = paragraph(part.text);
       const action = part.action && part.action.kind !== 'share' ? button(part.action) : undefined;
       if (!action) return body;
       return [
-        new ColumnSet({
+        {
+          type: 'ColumnSet',
+          separator: true,
           columns: [
-            new Column(...body).withWidth('stretch'),
-            new Column(new ActionSet(action)).withWidth('auto').withVerticalContentAlignment('Center'),
+            { type: 'Column', width: 'stretch', items: body },
+            {
+              type: 'Column',
+              width: 'auto',
+              verticalContentAlignment: 'Center',
+              items: [{ type: 'ActionSet', actions: [action] }],
+            },
           ],
-        }).withSeparator(true),
+        },
       ];
     }
     case 'fields': {
-      const rows: CardElement[] = part.text ? paragraph(part.text) : [];
+      const rows: Element[] = part.text ? paragraph(part.text) : [];
       // Two labelled values a row, as Slack lays out its fields.
       for (let i = 0; i < part.fields.length; i += 2) {
-        const pair = part.fields.slice(i, i + 2);
-        rows.push(
-          new ColumnSet({
-            columns: pair.map((f) =>
-              new Column(...paragraph([f.label], { bold: true }), ...paragraph(f.value)).withWidth('stretch'),
-            ),
-          }),
-        );
+        rows.push({
+          type: 'ColumnSet',
+          columns: part.fields.slice(i, i + 2).map((f) => ({
+            type: 'Column' as const,
+            width: 'stretch',
+            items: [...paragraph([f.label], { bold: true }), ...paragraph(f.value)],
+          })),
+        });
       }
       return rows;
     }
     case 'note':
       return part.texts.flatMap((t) => paragraph(t, { subtle: true }));
     case 'divider':
-      return [new Container().withSeparator(true).withSpacing('Medium')];
+      return [{ type: 'Container', separator: true, spacing: 'Medium', items: [] }];
     case 'actions': {
       const actions = usable(part.actions);
-      return actions.length ? [new ActionSet(...actions.map(button))] : [];
+      return actions.length ? [{ type: 'ActionSet', actions: actions.map(button) }] : [];
     }
   }
 }
 
-const bytesOf = (card: AdaptiveCard) => Buffer.byteLength(JSON.stringify(card), 'utf8');
+const bytesOf = (card: IAdaptiveCard) => Buffer.byteLength(JSON.stringify(card), 'utf8');
 
 /** The answer as an Adaptive Card within Teams' size limit. */
-export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): AdaptiveCard {
+export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): IAdaptiveCard {
   const groups = content.parts.map(elementsOf);
   const build = (kept: number) => {
     const body = groups.slice(0, kept).flat();
@@ -182,7 +189,13 @@ export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): Adaptiv
           subtle: true,
         }),
       );
-    return new AdaptiveCard(...body).withVersion('1.5').withFallbackText(plainSummary(content));
+    const card: IAdaptiveCard = {
+      type: 'AdaptiveCard',
+      version: '1.5',
+      body,
+      fallbackText: plainSummary(content),
+    };
+    return card;
   };
   let kept = groups.length;
   let card = build(kept);

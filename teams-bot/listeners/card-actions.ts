@@ -6,7 +6,7 @@
  * at once and posts its result after.
  */
 import type { App } from '@microsoft/teams.apps';
-import type { AdaptiveCard } from '@microsoft/teams.cards';
+import type { IAdaptiveCard } from '@microsoft/teams.cards';
 import { describeError, friendlyError } from '../../chat/answers/friendly-errors.ts';
 import { parseCommand } from '../../chat/answers/grammar.ts';
 import { type AnswerOutcome, outcomeOfError } from '../../chat/answers/outcome.ts';
@@ -35,7 +35,7 @@ const message = (text: string) => ({
   type: 'application/vnd.microsoft.activity.message' as const,
   value: text,
 });
-const card = (content: AdaptiveCard) => ({
+const card = (content: IAdaptiveCard) => ({
   statusCode: 200 as const,
   type: 'application/vnd.microsoft.card.adaptive' as const,
   value: content,

@@ -188,4 +188,3 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
     },
   };
 }
-

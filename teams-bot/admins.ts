@@ -30,7 +30,7 @@ export class TenantAdmins {
 
   async list(tenantId: string): Promise<TenantAdmin[]> {
     const rows = await this.db.query<{ user_id: string; user_name: string | null }>(
-      'SELECT user_id, user_name FROM connection_admins WHERE team_id = $1 ORDER BY added_at, user_id',
+      'SELECT user_id, user_name FROM connection_admins WHERE team_id = $1 ORDER BY added_at, coalesce(user_name, user_id)',
       [tenantId],
     );
     return rows.map((r) => ({ userId: r.user_id, userName: r.user_name }));

@@ -71,6 +71,12 @@ export function commandTextOf(text: string | undefined): string {
     .trim();
 }
 
+/** Whether the message @mentions the bot (in a channel or group chat Teams sends the bot only those). */
+export function mentionsBot(activity: InboundActivity): boolean {
+  const bot = activity.recipient?.id;
+  return (activity.entities ?? []).some((e) => e.type === 'mention' && e.mentioned?.id === bot);
+}
+
 /** The people an activity @mentions besides the bot: `admins add @person` names them so. */
 export function mentionedPeople(activity: InboundActivity): TeamsPerson[] {
   const bot = activity.recipient?.id;

@@ -1,6 +1,7 @@
 /**
- * The Teams SDK's log lines through the bot's scrubbing logger, one line each without a stack. The SDK logs a refused
- * request (a bad token) as an error with its stack: that is a caller's fault, not the bot's, so it is a warning here.
+ * The Teams SDK's warnings and errors through the bot's scrubbing logger, one line each without a stack. The SDK logs
+ * a refused request (a bad token) as an error with its stack: a caller's fault, not the bot's, so a warning here. Its
+ * debug and info lines are not written: they carry whole activities (what people type, a key pasted in a form).
  */
 import type { App } from '@microsoft/teams.apps';
 import type { BotLogger } from '../chat/logging/logger.ts';
@@ -27,15 +28,15 @@ export function sdkLogger(logger: BotLogger, name = 'teams'): ILogger {
     (write: (line: string) => void) =>
     (...parts: unknown[]) =>
       write(`[${name}] ${oneLine(parts)}`);
-  const debug = at((l) => logger.debug(l));
+  const nothing = () => {};
   const warn = at((l) => logger.warn(l));
   return {
     error: warn,
     warn,
-    info: debug,
-    debug,
-    trace: debug,
-    log: (level: string, ...parts: unknown[]) => (level === 'error' || level === 'warn' ? warn : debug)(...parts),
+    info: nothing,
+    debug: nothing,
+    trace: nothing,
+    log: (level: string, ...parts: unknown[]) => (level === 'error' || level === 'warn' ? warn(...parts) : undefined),
     child: (child: string) => sdkLogger(logger, `${name}/${child}`),
   } as ILogger;
 }

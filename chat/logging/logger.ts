@@ -18,6 +18,8 @@ const ORDER: Record<LogLevel, number> = {
 
 /** Slack tokens have recognisable prefixes; scrub them even when they are not the configured ones. */
 const SLACK_TOKEN = /\bxox[abposre]-[A-Za-z0-9-]+|\bxapp-[A-Za-z0-9-]+/g;
+/** So have Linen keys (`lk_live_…`): one typed into a form is scrubbed before the bot knows it is one. */
+const LINEN_KEY = /\blk_[a-z]+_[A-Za-z0-9_-]{6,}/g;
 /**
  * Short-lived credentials Bolt prints at debug level: a command's response_url (anyone holding it may post to the
  * channel for 30 minutes) and the one-time ticket of a Socket Mode connection URL.
@@ -71,6 +73,7 @@ export function createLogger(options: LoggerOptions = {}): BotLogger {
   const scrub = (text: string) =>
     redact(text, [...secrets])
       .replace(SLACK_TOKEN, '[redacted]')
+      .replace(LINEN_KEY, '[redacted]')
       .replace(
         SLACK_LINKS,
         (_match, hook: string | undefined, ticket: string | undefined) => `${hook ?? ticket}[redacted]`,

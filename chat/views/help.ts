@@ -78,10 +78,14 @@ const USAGE: Record<Exclude<Subcommand, 'help'>, { syntax: string; what: string;
   },
 };
 
-/** A subcommand's syntax and examples; a channel is named only where the platform lets one be typed. */
+/** A subcommand's syntax; a channel is named only where the platform lets one be typed. */
+const syntaxOf = (surface: Surface, sub: Exclude<Subcommand, 'help'>) =>
+  USAGE[sub].syntax.replace(' [#channel]', surface.channelArgument ? ` [${surface.channelArgument}]` : '');
+
+/** A subcommand's syntax and examples. */
 const usage = (surface: Surface, sub: Exclude<Subcommand, 'help'>): Rich => {
   const u = USAGE[sub];
-  const syntax = u.syntax.replace(' [#channel]', surface.channelArgument ? ` [${surface.channelArgument}]` : '');
+  const syntax = syntaxOf(surface, sub);
   const examples = surface.channelArgument ? u.examples : u.examples.filter((e) => !e.includes('#'));
   return r`${command(syntax)}\n${u.what}\n${i('e.g.')} ${joinRich(
     examples.map((e) => command(e)),
@@ -105,7 +109,7 @@ const connecting = (surface: Surface): Rich =>
 export function helpView(surface: Surface, sentence?: Rich): Content {
   const subs = Object.keys(USAGE) as Exclude<Subcommand, 'help'>[];
   return {
-    summary: [`Linen: ${subs.map((s) => USAGE[s].syntax).join(' | ')}`],
+    summary: [`Linen: ${subs.map((s) => syntaxOf(surface, s)).join(' | ')}`],
     parts: [
       title(`Linen in ${surface.name}`),
       ...(sentence ? [text(sentence)] : []),
@@ -119,7 +123,7 @@ export function helpView(surface: Surface, sentence?: Rich): Content {
 export function usageView(surface: Surface, sub: Subcommand, problem: string): Content {
   if (sub === 'help') return helpView(surface);
   return {
-    summary: r`${problem} Usage: ${command(USAGE[sub].syntax)}`,
+    summary: r`${problem} Usage: ${command(syntaxOf(surface, sub))}`,
     parts: [text([icon('warning'), ' ', problem]), text(usage(surface, sub))],
   };
 }

@@ -12,7 +12,14 @@ import { type Content, note, text } from '../../chat/content/document.ts';
 import { b, joinRich, type Rich, r } from '../../chat/content/rich.ts';
 import { errorView } from '../../chat/views/common.ts';
 import { ADMINS_ONLY } from '../admins.ts';
-import { commandTextOf, type InboundActivity, mentionedPeople, placeOf, type TeamsPlace } from '../place.ts';
+import {
+  commandTextOf,
+  type InboundActivity,
+  mentionedPeople,
+  mentionsBot,
+  placeOf,
+  type TeamsPlace,
+} from '../place.ts';
 import { placeDeps, post, replace, requestFor } from './answering.ts';
 import type { TeamsDeps } from './index.ts';
 
@@ -54,6 +61,11 @@ async function answerMessage(activity: InboundActivity, deps: TeamsDeps): Promis
   const place = placeOf(activity);
   if (!place.tenantId) {
     deps.logger.info('ignored a Teams message with no tenant: there is no organization to answer for');
+    return;
+  }
+  // In a channel or a group chat a command follows @Linen; anything else is the people's conversation.
+  if (place.type !== 'personal' && !mentionsBot(activity)) {
+    deps.logger.debug('ignored a Teams message that does not mention Linen');
     return;
   }
   await deps.conversations

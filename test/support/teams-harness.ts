@@ -51,6 +51,8 @@ export interface TeamsBotUnderTest {
     text: string,
     o?: { user?: TeamsUser; channel?: TeamsChannel },
   ): Promise<{ activity: Activity; answer: ConnectorActivity }>;
+  /** Posts a message activity built by the test, and the answer the bot posted for it (as `ask`). */
+  answerTo(activity: Activity): Promise<ConnectorActivity>;
   stop(): Promise<void>;
 }
 
@@ -69,15 +71,18 @@ export interface TeamsHarness {
   close(): Promise<void>;
 }
 
-/** The card's text, all of it, for assertions (TextRuns and TextBlocks in order, and the summary). */
+/** The card's text, all of it, for assertions (a line per RichTextBlock or TextBlock, in order, after the summary). */
 export function cardText(activity: Record<string, any> | undefined): string {
   const texts: string[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) for (const n of node) walk(n);
     else if (node && typeof node === 'object') {
       const o = node as Record<string, unknown>;
-      if ((o.type === 'TextRun' || o.type === 'TextBlock') && typeof o.text === 'string') texts.push(o.text);
-      for (const [k, v] of Object.entries(o)) if (k !== 'text') walk(v);
+      // A RichTextBlock is one line of runs; a TextBlock one text.
+      if (o.type === 'RichTextBlock' && Array.isArray(o.inlines))
+        texts.push((o.inlines as { text?: string }[]).map((r) => r.text ?? '').join(''));
+      else if (o.type === 'TextBlock' && typeof o.text === 'string') texts.push(o.text);
+      else for (const [k, v] of Object.entries(o)) if (k !== 'text') walk(v);
     }
   };
   walk(activity?.attachments);
@@ -154,26 +159,29 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
           const activity = a.channel
             ? channelMessage(fakes.bot, { user, channel: a.channel, text })
             : personalMessage(fakes.bot, { user, text });
+          return { activity, answer: await under.answerTo(activity) };
+        },
+        async answerTo(activity) {
           const conversation = String(activity.conversation.id).split(';')[0]!;
+          const inChannel = activity.conversation.conversationType === 'channel';
           const before = fakes.connector.activities.length;
           const res = await post(activity);
-          if (res.status !== 200) throw new Error(`the bot answered ${res.status} to "${text}"`);
-          const answer = await fakes.connector.waitUntil(
+          if (res.status !== 200) throw new Error(`the bot answered ${res.status} to "${activity.text}"`);
+          return fakes.connector.waitUntil(
             () => {
               const mine = fakes.connector.activities
                 .slice(before)
                 .filter(
                   (x) =>
                     x.conversationId === conversation &&
-                    (!a.channel || x.threadId === activity.id || x.operation === 'update'),
+                    (!inChannel || x.threadId === activity.id || x.operation === 'update'),
                 );
               const last = mine.at(-1);
               return last && !cardText(last.activity).includes(INTERIM) ? last : undefined;
             },
             20_000,
-            `the answer to "${text}"`,
+            `the answer to "${activity.text}"`,
           );
-          return { activity, answer };
         },
         stop: () => bot.stop(),
       };

@@ -307,10 +307,17 @@ export class DigestEngine {
           const d = await getDigest();
           if (d.quiet) return { skip: { quiet: d.shown } };
           if (stopping()) return { skip: { released: true } };
+          if (!delivery.findsPosted) return { send: d };
           const marked = await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel);
           return marked ? { send: d } : { skip: { lost: true } };
         },
-        async (d) => {
+        async (d): Promise<Turn> => {
+          if (!delivery.findsPosted) {
+            // Where a post cannot be looked for afterwards, `posting` is marked as late as it can be: in the slot,
+            // just before the post, so that a worker stopped in between loses as little as possible.
+            if (stopping()) return { released: true };
+            if (!(await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel))) return { lost: true };
+          }
           await this.opts.hooks?.beforePost?.(run);
           // After an answer that may hide a message that went out (a 5xx, a dropped connection), the next
           // attempt first looks for it in the channel: a retry never posts the digest twice.

@@ -1,7 +1,8 @@
 /**
  * One bot replica for the multi-process tests: the digest worker on a shared PostgreSQL schema, its clock read
- * from the `digest_test_clock` table. STALL=before-post|after-post makes it hang at that point of its first post
- * (printing `STALLED <run id>`), to be killed there.
+ * from the `digest_test_clock` table, posting to the fake Slack (SLACK_URL) or, with PLATFORM=teams, to the fake Bot
+ * Connector with a token of the fake token endpoint (TEAMS_*). STALL=before-post|after-post makes it hang at that
+ * point of its first post (printing `STALLED <run id>`), to be killed there.
  */
 
 import { ManualClock } from '../../chat/digests/clock.ts';
@@ -12,6 +13,9 @@ import { openPg, storeOver } from '../../chat/digests/storage/index.ts';
 import type { DigestRun } from '../../chat/digests/storage/types.ts';
 import { createLinenClient } from '../../shared/node.ts';
 import { slackDeliveries } from '../../slack-bot/digests/slack.ts';
+import { connectors } from '../../teams-bot/connector.ts';
+import { teamsDeliveries } from '../../teams-bot/digests/teams-delivery.ts';
+import { botTokens } from '../../teams-bot/token.ts';
 import { webClient } from './digest-env.ts';
 
 const env = process.env;
@@ -35,9 +39,23 @@ const stall = (run: DigestRun) => {
   process.stdout.write(`STALLED ${run.id}\n`);
   return new Promise<void>(() => {});
 };
+const deliveries =
+  env.PLATFORM === 'teams'
+    ? teamsDeliveries({
+        connectorFor: connectors(
+          botTokens({
+            clientId: env.TEAMS_CLIENT_ID!,
+            clientSecret: env.TEAMS_CLIENT_SECRET!,
+            tenantId: env.TEAMS_TENANT_ID!,
+            loginUrl: env.TEAMS_LOGIN_URL!,
+          }),
+          `28:${env.TEAMS_CLIENT_ID}`,
+        ),
+      })
+    : slackDeliveries(webClient(env.SLACK_URL!));
 const worker = startDigestWorker({
   store,
-  deliveries: slackDeliveries(webClient(env.SLACK_URL!)),
+  deliveries,
   linenClientFor,
   clock,
   tickMs: 20,

@@ -67,7 +67,11 @@ export interface TeamsHarness {
     env?: Record<string, string>;
     start?: StartOptions;
     store?: DigestStore;
+    /** The embedded store's folder (default a new one): the same folder for a restart. */
+    dataDir?: string;
   }): Promise<TeamsBotUnderTest>;
+  /** A new folder for an embedded store, removed when the harness closes. */
+  dataDir(): string;
   close(): Promise<void>;
 }
 
@@ -97,6 +101,11 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
   const dirs: string[] = [];
   const running: TeamsBotUnderTest[] = [];
   const team = teamsTeam('Mercy Linen Operations');
+  const newDataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linen-teams-'));
+    dirs.push(dir);
+    return dir;
+  };
   return {
     sandbox,
     fakes,
@@ -112,8 +121,7 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
           waiters.notify();
         },
       });
-      const dataDir = mkdtempSync(join(tmpdir(), 'linen-teams-'));
-      dirs.push(dataDir);
+      const dataDir = s.dataDir ?? newDataDir();
       const env: Record<string, string> = {
         ...fakes.env,
         LINEN_BASE_URL: sandbox.baseUrl,
@@ -188,6 +196,7 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
       running.push(under);
       return under;
     },
+    dataDir: newDataDir,
     async close() {
       for (const r of running) await r.stop().catch(() => {});
       await sandbox.close();

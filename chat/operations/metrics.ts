@@ -24,9 +24,11 @@ export function stopReasonOf(code: string, platformCodes: ReadonlySet<string>): 
 
 /** Counts of the store's rows, read when Prometheus scrapes. */
 export interface StoreCounts {
-  installations: number | null;
-  connections: number | null;
-  subscriptions: Partial<Record<string, number>>;
+  /** By platform: Slack installations, Teams tenants with the app installed. */
+  installations: Record<string, number> | null;
+  /** By platform: workspaces or tenants with a Linen key connected. */
+  connections: Record<string, number> | null;
+  subscriptions: { platform: string; status: string; n: number }[];
   /** Seconds since the earliest digest that is due and not yet out (0: none is). */
   overdueSeconds: number;
 }
@@ -213,31 +215,35 @@ export class BotMetrics {
     const registers = [this.registry];
     new Gauge({
       name: 'linen_installations',
-      help: 'Slack workspaces (or Enterprise Grid organizations) with the app installed.',
+      help: 'Slack workspaces (or Enterprise Grid organizations), and Teams tenants, with the app installed.',
+      labelNames: ['platform'],
       registers,
       async collect() {
         const c = await counts();
-        if (c?.installations != null) this.set(c.installations);
+        for (const [platform, n] of Object.entries(c?.installations ?? {})) this.set({ platform }, n);
       },
     });
     new Gauge({
       name: 'linen_connections',
-      help: 'Workspaces with a Linen key connected.',
+      help: 'Slack workspaces and Teams tenants with a Linen key connected.',
+      labelNames: ['platform'],
       registers,
       async collect() {
         const c = await counts();
-        if (c?.connections != null) this.set(c.connections);
+        if (!c?.connections) return;
+        this.reset();
+        for (const [platform, n] of Object.entries(c.connections)) this.set({ platform }, n);
       },
     });
     new Gauge({
       name: 'linen_digest_subscriptions',
-      help: 'Digest subscriptions by status (active, paused, failing).',
-      labelNames: ['status'],
+      help: 'Digest subscriptions by platform and status (active, paused, failing).',
+      labelNames: ['platform', 'status'],
       registers,
       async collect() {
         const c = await counts();
         this.reset();
-        for (const [status, n] of Object.entries(c?.subscriptions ?? {})) this.set({ status }, n ?? 0);
+        for (const s of c?.subscriptions ?? []) this.set({ platform: s.platform, status: s.status }, s.n);
       },
     });
     new Gauge({

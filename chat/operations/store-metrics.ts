@@ -51,25 +51,31 @@ export function storeCountingErrors(store: DigestStore, metrics: BotMetrics): Di
   );
 }
 
-async function countOf(db: SqlExecutor, sql: string): Promise<number | null> {
-  const rows = await db.query<{ n: unknown }>(sql).catch(() => null);
-  return rows ? Number(rows[0]?.n ?? 0) : null;
+/** `platform, n` rows as counts by platform; null when the table cannot be read. */
+async function countsBy(db: SqlExecutor, sql: string): Promise<Record<string, number> | null> {
+  const rows = await db.query<{ platform: string; n: unknown }>(sql).catch(() => null);
+  if (!rows) return null;
+  return Object.fromEntries(rows.map((r) => [r.platform, Number(r.n)]));
 }
 
 /** The counts the gauges show, from the store's database. */
 export function readStoreCounts(store: DigestStore, now: () => number = Date.now): () => Promise<StoreCounts> {
   const db = store.executor;
   return async () => {
-    const [installations, connections, statuses, due] = await Promise.all([
-      countOf(db, 'SELECT count(*) AS n FROM slack_installations'),
-      countOf(db, 'SELECT count(*) AS n FROM workspace_connections'),
+    const [slack, teams, connections, statuses, due] = await Promise.all([
+      countsBy(db, `SELECT 'slack' AS platform, count(*) AS n FROM slack_installations`),
+      countsBy(db, `SELECT 'teams' AS platform, count(DISTINCT tenant_id) AS n FROM teams_conversations`),
+      countsBy(db, 'SELECT platform, count(*) AS n FROM workspace_connections GROUP BY platform'),
       db
-        .query<{ status: string; n: unknown }>('SELECT status, count(*) AS n FROM digest_subscriptions GROUP BY status')
+        .query<{ platform: string; status: string; n: unknown }>(
+          'SELECT platform, status, count(*) AS n FROM digest_subscriptions GROUP BY platform, status',
+        )
         .catch(() => []),
       store.nextDueAt().catch(() => null),
     ]);
-    const subscriptions: Record<string, number> = { active: 0, paused: 0, failing: 0 };
-    for (const row of statuses) subscriptions[row.status] = Number(row.n);
+    const installations = slack || teams ? { ...slack, ...teams } : null;
+    const subscriptions: StoreCounts['subscriptions'] = [];
+    for (const row of statuses) subscriptions.push({ platform: row.platform, status: row.status, n: Number(row.n) });
     const overdueMs = due ? now() - due.getTime() : 0;
     return { installations, connections, subscriptions, overdueSeconds: Math.max(0, overdueMs / 1000) };
   };

@@ -7,16 +7,24 @@
 import { keyRefOf } from '../../chat/digests/key-ref.ts';
 import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
 
-/** Every row names its platform: Slack today, Microsoft Teams tenants beside them later. */
-export type Platform = 'slack';
+/** Every row names its platform: a Slack workspace, or a Microsoft Teams tenant. */
+export type Platform = 'slack' | 'teams';
 
 export interface WorkspaceRow {
   platform: Platform;
-  /** The team id; `*` for an org-wide install, which serves every workspace of its organization. */
+  /**
+   * The Slack team id, `*` for an org-wide install (which serves every workspace of its organization), or the Teams
+   * tenant id.
+   */
   workspace: string;
   organization: string | null;
-  /** `workspace`: installed itself; `org-wide`: an Enterprise Grid install; `via-organization`: served by one. */
-  install: 'workspace' | 'org-wide' | 'via-organization' | 'none';
+  /**
+   * `workspace`: installed itself; `org-wide`: an Enterprise Grid install; `via-organization`: served by one;
+   * `conversations`: a Teams tenant with the app in `conversations` of its teams and chats.
+   */
+  install: 'workspace' | 'org-wide' | 'via-organization' | 'conversations' | 'none';
+  /** Teams: the conversations (teams, group chats, 1:1 chats) the app is installed in. */
+  conversations?: number;
   installedAt: Date | null;
   keys: number;
   subscriptions: number;
@@ -103,7 +111,14 @@ interface InstallationRow {
   installed_at: Date | string;
 }
 
+interface TenantRow {
+  tenant_id: string;
+  conversations: number | string;
+  installed_at: Date | string;
+}
+
 interface KeyRow {
+  platform: Platform;
   team_id: string;
   enterprise_id: string | null;
   place: string | null;
@@ -118,6 +133,7 @@ interface KeyRow {
 }
 
 interface SubscriptionDbRow {
+  platform: Platform;
   id: string;
   team_id: string | null;
   kind: string;
@@ -148,9 +164,16 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
         'SELECT team_id, enterprise_id, is_enterprise_install, installed_at FROM slack_installations ORDER BY id',
       )
     : [];
+  const platformOf = (table: string) => (has(`${table}.platform`) ? 'platform' : `'slack' AS platform`);
+  const tenants = has('teams_conversations.tenant_id')
+    ? await db.query<TenantRow>(
+        `SELECT tenant_id, count(*) AS conversations, min(installed_at) AS installed_at
+         FROM teams_conversations GROUP BY tenant_id ORDER BY tenant_id`,
+      )
+    : [];
   const keyRows = has('workspace_keys.key_ref')
     ? await db.query<KeyRow>(
-        `SELECT c.team_id, ${has('workspace_connections.enterprise_id') ? 'c.enterprise_id' : 'NULL AS enterprise_id'},
+        `SELECT c.${platformOf('workspace_connections')}, c.team_id, ${has('workspace_connections.enterprise_id') ? 'c.enterprise_id' : 'NULL AS enterprise_id'},
            k.place, k.last_four, k.key_ref, k.base_url, k.time_zone, k.scopes, k.connected_by, k.connected_at,
            ${has('workspace_keys.last_answered_at') ? 'k.last_answered_at' : 'NULL AS last_answered_at'}
          FROM workspace_connections c LEFT JOIN workspace_keys k ON k.team_id = c.team_id
@@ -159,7 +182,7 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
     : [];
   const subscriptions = has('digest_subscriptions.id')
     ? await db.query<SubscriptionDbRow>(
-        `SELECT id, team_id, ${has('digest_subscriptions.kind') ? 'kind' : `'shortfall' AS kind`}, channel_id, cadence,
+        `SELECT ${platformOf('digest_subscriptions')}, id, team_id, ${has('digest_subscriptions.kind') ? 'kind' : `'shortfall' AS kind`}, channel_id, cadence,
            time_of_day, time_zone, key_ref, status, failure_reason, updated_at, next_run_at
          FROM digest_subscriptions ORDER BY team_id NULLS FIRST, channel_id, id`,
       )
@@ -184,7 +207,7 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
   const connections: ConnectionRow[] = keyRows
     .filter((k) => k.place !== null)
     .map((k) => ({
-      platform: 'slack',
+      platform: k.platform,
       workspace: k.team_id,
       place: k.place!,
       key: hint(k.last_four ?? '????'),
@@ -206,7 +229,7 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
   const subscriptionRows: SubscriptionRow[] = subscriptions.map((s) => {
     const last = lastRuns.get(s.id);
     return {
-      platform: 'slack',
+      platform: s.platform,
       id: s.id,
       workspace: s.team_id,
       kind: s.kind,
@@ -226,7 +249,7 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
     if (s.status === 'failing') {
       const last = lastRuns.get(s.id);
       failing.push({
-        platform: 'slack',
+        platform: s.platform,
         id: s.id,
         workspace: s.team_id,
         channel: s.channel_id,
@@ -237,7 +260,7 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
       });
     } else if (s.status === 'active' && retry) {
       failing.push({
-        platform: 'slack',
+        platform: s.platform,
         id: s.id,
         workspace: s.team_id,
         channel: s.channel_id,
@@ -250,7 +273,7 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
   }
 
   return {
-    workspaces: workspacesOf(installations, keyRows, subscriptions),
+    workspaces: workspacesOf(installations, tenants, keyRows, subscriptions),
     connections,
     environmentKey: envKey ? hint(envKey.slice(-4)) : null,
     subscriptions: subscriptionRows,
@@ -258,48 +281,70 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
   };
 }
 
-/** One row per installation, then per workspace known only by its connection or its subscriptions. */
+/**
+ * One row per Slack installation and per Teams tenant with the app installed, then per workspace or tenant known
+ * only by its connection or its subscriptions.
+ */
 function workspacesOf(
   installations: InstallationRow[],
+  tenants: TenantRow[],
   keyRows: KeyRow[],
   subscriptions: SubscriptionDbRow[],
 ): WorkspaceRow[] {
+  const id = (platform: Platform, team: string) => `${platform} ${team}`;
   const keys = new Map<string, number>();
   const organizations = new Map<string, string | null>();
   for (const k of keyRows) {
-    keys.set(k.team_id, (keys.get(k.team_id) ?? 0) + (k.place === null ? 0 : 1));
-    organizations.set(k.team_id, k.enterprise_id);
+    const at = id(k.platform, k.team_id);
+    keys.set(at, (keys.get(at) ?? 0) + (k.place === null ? 0 : 1));
+    organizations.set(at, k.enterprise_id);
   }
   const subs = new Map<string, number>();
-  for (const s of subscriptions) if (s.team_id) subs.set(s.team_id, (subs.get(s.team_id) ?? 0) + 1);
+  for (const s of subscriptions)
+    if (s.team_id) subs.set(id(s.platform, s.team_id), (subs.get(id(s.platform, s.team_id)) ?? 0) + 1);
   const orgWide = new Set(installations.filter((i) => i.is_enterprise_install).map((i) => i.enterprise_id));
 
   const rows: WorkspaceRow[] = [];
   const seen = new Set<string>();
   for (const i of installations) {
     const team = i.is_enterprise_install ? '*' : (i.team_id ?? '*');
-    if (team !== '*') seen.add(team);
+    if (team !== '*') seen.add(id('slack', team));
     rows.push({
       platform: 'slack',
       workspace: team,
       organization: i.enterprise_id,
       install: i.is_enterprise_install ? 'org-wide' : 'workspace',
       installedAt: date(i.installed_at),
-      keys: team === '*' ? 0 : (keys.get(team) ?? 0),
-      subscriptions: team === '*' ? 0 : (subs.get(team) ?? 0),
+      keys: team === '*' ? 0 : (keys.get(id('slack', team)) ?? 0),
+      subscriptions: team === '*' ? 0 : (subs.get(id('slack', team)) ?? 0),
+    });
+  }
+  for (const t of tenants) {
+    const at = id('teams', t.tenant_id);
+    seen.add(at);
+    rows.push({
+      platform: 'teams',
+      workspace: t.tenant_id,
+      organization: null,
+      install: 'conversations',
+      conversations: Number(t.conversations),
+      installedAt: date(t.installed_at),
+      keys: keys.get(at) ?? 0,
+      subscriptions: subs.get(at) ?? 0,
     });
   }
   const others = [...new Set([...keys.keys(), ...subs.keys()])].filter((t) => !seen.has(t)).sort();
-  for (const team of others) {
-    const organization = organizations.get(team) ?? null;
+  for (const at of others) {
+    const [platform, team] = [at.slice(0, at.indexOf(' ')) as Platform, at.slice(at.indexOf(' ') + 1)];
+    const organization = organizations.get(at) ?? null;
     rows.push({
-      platform: 'slack',
+      platform,
       workspace: team,
       organization,
       install: organization && orgWide.has(organization) ? 'via-organization' : 'none',
       installedAt: null,
-      keys: keys.get(team) ?? 0,
-      subscriptions: subs.get(team) ?? 0,
+      keys: keys.get(at) ?? 0,
+      subscriptions: subs.get(at) ?? 0,
     });
   }
   return rows;

@@ -3,11 +3,13 @@ import type { StatusReport } from './status.ts';
 import { table } from './table.ts';
 import { when } from './when.ts';
 
-const INSTALL: Record<StatusReport['workspaces'][number]['install'], string> = {
-  workspace: 'workspace',
-  'org-wide': 'org-wide',
-  'via-organization': 'via its org',
-  none: 'none stored',
+type Workspace = StatusReport['workspaces'][number];
+const INSTALL: Record<Workspace['install'], (w: Workspace) => string> = {
+  workspace: () => 'workspace',
+  'org-wide': () => 'org-wide',
+  'via-organization': () => 'via its org',
+  conversations: (w) => `${w.conversations} conversation${w.conversations === 1 ? '' : 's'}`,
+  none: () => 'none stored',
 };
 
 const place = (p: string) => (p === '*' ? 'workspace' : `#${p}`);
@@ -31,7 +33,7 @@ export function renderText(report: StatusReport, store: string, now: Date): stri
               w.platform,
               w.workspace === '*' ? '* (every workspace)' : w.workspace,
               w.organization ?? '-',
-              INSTALL[w.install],
+              INSTALL[w.install](w),
               at(w.installedAt),
               String(w.keys),
               String(w.subscriptions),

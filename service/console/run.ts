@@ -127,7 +127,11 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
     print(
       `linen-connect, console mode (as ${teams ? 'Microsoft Teams' : 'Slack'} shows answers): answering from ${source}.`,
     );
-    print('Type a command such as "/linen balance", "/linen signals" or "/linen help"; Ctrl+D or Ctrl+C quits.');
+    print(
+      teams
+        ? 'Type a message as you would to Linen in Teams, such as "balance", "signals" or "help"; Ctrl+D or Ctrl+C quits.'
+        : 'Type a command such as "/linen balance", "/linen signals" or "/linen help"; Ctrl+D or Ctrl+C quits.',
+    );
     const rl = createInterface({
       input: options.input ?? process.stdin,
       output: out,

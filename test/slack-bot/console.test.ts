@@ -61,12 +61,33 @@ describe('console mode', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^linen-connect Slack bot, console mode: answering from the sandbox Linen API at http:\/\/127\.0\.0\.1:\d+\/v1/,
+      /^linen-connect, console mode \(as Slack shows answers\): answering from the sandbox Linen API at http:\/\/127\.0\.0\.1:\d+\/v1/,
     );
     expect(r.stdout).toContain('TKT-26-00417: Makeup stains on pillowcases');
     expect(r.stdout).toContain('Open balance: Harborview Hotel');
     expect(r.stdout).toContain('[button: PDF]');
     expect(r.stdout).toContain("I don't know nonsense");
+  });
+
+  it('--teams shows the answers as Teams renders their Adaptive Cards, buttons included', async () => {
+    const r = await run(
+      TSX,
+      [ENTRY, '--teams'],
+      cleanEnv(),
+      'balance Harborview Hotel\nticket TKT-26-00417\nlinen help\n',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^linen-connect, console mode \(as Microsoft Teams shows answers\): answering from the sandbox/,
+    );
+    expect(r.stdout).toContain('Type a message as you would to Linen in Teams, such as "balance"');
+    expect(r.stdout).toContain('Open balance: Harborview Hotel');
+    expect(r.stdout).toMatch(/^ {2}\[PDF\]$/m);
+    expect(r.stdout).toContain('TKT-26-00417: Makeup stains on pillowcases');
+    expect(r.stdout).toContain('Linen in Microsoft Teams');
+    // Neither Slack's share button nor its mrkdwn.
+    expect(r.stdout).not.toMatch(/Share in channel|\*Harborview|&amp;/);
+    expect(r.stdout + r.stderr).not.toContain('lk_live_demo_all_access');
   });
 
   it('the 7 a.m. answers as terminal text: short, rewash, manifest, order, po, invoices, tickets by customer', async () => {

@@ -71,12 +71,15 @@ export function teamsChannel(team: TeamsTeam, name = 'General'): TeamsChannel {
 }
 
 /** The bot's 1:1 chat with a user (the id Teams gives it). */
-export const personalChat = (): TeamsPlace => ({
+export const personalChat = (): Extract<TeamsPlace, { kind: 'personal' }> => ({
   kind: 'personal',
   conversationId: `a:1${randomBytes(48).toString('base64url')}`,
 });
 export const channelPlace = (channel: TeamsChannel): TeamsPlace => ({ kind: 'channel', channel });
-export const groupChat = (): TeamsPlace => ({ kind: 'groupChat', chatId: thread('v2') });
+export const groupChat = (): Extract<TeamsPlace, { kind: 'groupChat' }> => ({
+  kind: 'groupChat',
+  chatId: thread('v2'),
+});
 
 let lastMessageId = 0;
 /** Teams message ids: millisecond timestamps, unique. */

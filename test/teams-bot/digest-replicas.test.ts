@@ -36,7 +36,12 @@ describe.skipIf(!PG_URL)('Teams digests on three bot processes sharing PostgreSQ
     for (const s of schemas) await dropSchema(PG_URL!, s);
   });
 
-  async function setup(): Promise<{ db: SqlExecutor; store: DigestStore; schema: string; setClock(at: number): Promise<void> }> {
+  async function setup(): Promise<{
+    db: SqlExecutor;
+    store: DigestStore;
+    schema: string;
+    setClock(at: number): Promise<void>;
+  }> {
     const schema = freshSchema();
     schemas.push(schema);
     const db = await openPg({ connectionString: PG_URL!, schema });

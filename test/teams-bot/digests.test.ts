@@ -19,10 +19,14 @@ afterAll(() => h?.close());
 
 /** The digests posted to a channel's root (not in a command's thread). */
 const digestsIn = (channelId: string) =>
-  h.fakes.connector.postsTo(channelId).filter((p) => p.threadId === undefined && /digest/i.test(String(p.activity?.summary)));
+  h.fakes.connector
+    .postsTo(channelId)
+    .filter((p) => p.threadId === undefined && /digest/i.test(String(p.activity?.summary)));
 
 async function subscribe(bot: TeamsBotUnderTest, text: string, channel = h.channel) {
-  const answer = await bot.answerTo(channelMessage(h.fakes.bot, { user: h.user, channel, text: `digest subscribe ${text}` }));
+  const answer = await bot.answerTo(
+    channelMessage(h.fakes.bot, { user: h.user, channel, text: `digest subscribe ${text}` }),
+  );
   expect(cardText(answer.activity)).toMatch(/Subscribed: /);
 }
 
@@ -30,8 +34,7 @@ describe('digests in a Teams channel', () => {
   it('records the tenant, the conversation and the service URL, and posts at its time, once across a restart', async () => {
     const dataDir = h.dataDir();
     const clock = new ManualClock('2026-11-20T12:00:00Z');
-    const start = () =>
-      h.start({ dataDir, start: { digests: { clock, tickMs: 60_000, pacingMs: 0 } } });
+    const start = () => h.start({ dataDir, start: { digests: { clock, tickMs: 60_000, pacingMs: 0 } } });
     const first = await start();
     await subscribe(first, 'daily 07:00 all-clear');
     const [sub] = await first.bot.digests.store.listSubscriptions({ platform: 'teams' });

@@ -116,7 +116,13 @@ describe.each(drivers)('installation store on %s', (driver) => {
     await sub('T0AAA');
     const kept = await sub('T0BBB');
     const deleted = await forgetWorkspace(db.store.executor, 'T0AAA');
-    expect(deleted).toEqual({ slack_installations: 1, digest_subscriptions: 1, workspace_connections: 0 });
+    expect(deleted).toEqual({
+      connection_admins: 0,
+      teams_conversations: 0,
+      slack_installations: 1,
+      digest_subscriptions: 1,
+      workspace_connections: 0,
+    });
     expect((await db.store.listSubscriptions()).map((s) => s.id)).toEqual([kept.id]);
     const b = await store.fetchInstallation({ teamId: 'T0BBB', enterpriseId: undefined, isEnterpriseInstall: false });
     expect(b.bot?.token).toBe('xoxb-bbb-token-1234567890');

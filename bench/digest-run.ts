@@ -2,8 +2,9 @@
  * One digest run in a process of its own: the bot's store and digest worker alone, bundled and run with plain
  * `node` as the built bot runs (bench/digests.ts bundles this file), so its resident memory is the bot's and not
  * the benchmark's. Nothing here may import build tools: the bundle runs whatever it holds. The child opens the
- * store (a new embedded folder, or a PostgreSQL schema), subscribes, runs the worker until every due digest has
- * gone out, and reports what it did, its CPU time and its peak resident memory during the run.
+ * store (a new embedded folder, or a PostgreSQL schema), subscribes (Slack channels, or Teams channels reached
+ * through a Bot Connector), runs the worker until every due digest has gone out, and reports what it did, its CPU
+ * time and its peak resident memory during the run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { ManualClock } from '../chat/digests/clock.ts';
+import type { DeliveryFor } from '../chat/digests/delivery/delivery.ts';
 import { silentLogger } from '../chat/digests/engine.ts';
 import { startDigestWorker } from '../chat/digests/index.ts';
 import { clientsByKeyRef, keyRefOf } from '../chat/digests/key-ref.ts';
@@ -18,11 +20,13 @@ import { DEFAULT_CLAIM_LIMIT, type TickResult } from '../chat/digests/runner.ts'
 import { nextRuns } from '../chat/digests/schedule.ts';
 import { openPg, openPglite, storeOver } from '../chat/digests/storage/index.ts';
 import { createLinenClient, type LinenClient } from '../shared/node.ts';
-import { slackDeliveries } from '../slack-bot/digests/slack.ts';
-import { webClient } from '../test/support/digest-env.ts';
 import { withPeakRss } from './process-memory.ts';
+import type { TeamsConnectorTarget } from './teams-connector-process.ts';
 
 const TZ = 'America/Chicago';
+
+/** Where the digests go: a fake Slack Web API, or a fake Bot Connector with the token endpoint it trusts. */
+export type DigestTarget = { platform: 'slack'; slackUrl: string } | ({ platform: 'teams' } & TeamsConnectorTarget);
 
 export interface DigestRunSpec {
   subs: number;
@@ -30,7 +34,7 @@ export interface DigestRunSpec {
   channels: number;
   pacingMs: number;
   sandboxUrl: string;
-  slackUrl: string;
+  target: DigestTarget;
   /** PostgreSQL and the schema to keep the tables in; unset: a new embedded store folder. */
   databaseUrl?: string;
   schema?: string;
@@ -45,6 +49,32 @@ export interface DigestRunResult {
   cpuMs: number;
   peakMb: number;
   beforeMb: number;
+  /** Subscriptions made, by channel: each is due once, so the digests each channel should get. */
+  subsByChannel: Record<string, number>;
+}
+
+/** The subscription's channel: a Slack channel id, or a Teams channel's conversation id. */
+const channelOf = (target: DigestTarget, n: number) =>
+  target.platform === 'slack' ? `C0BENCH${n}` : `19:bench${String(n).padStart(27, '0')}@thread.tacv2`;
+
+/**
+ * The platform's deliveries as the bot builds them. Imported on use: a Slack run's process then holds none of the
+ * Teams SDK, nor a Teams run's the Slack client, and its resident memory is what that platform costs.
+ */
+async function deliveriesFor(target: DigestTarget): Promise<DeliveryFor> {
+  if (target.platform === 'slack') {
+    const [{ slackDeliveries }, { webClient }] = await Promise.all([
+      import('../slack-bot/digests/slack.ts'),
+      import('../test/support/digest-env.ts'),
+    ]);
+    return slackDeliveries(webClient(target.slackUrl));
+  }
+  const [{ connectors }, { teamsDeliveries }, { botTokens }] = await Promise.all([
+    import('../teams-bot/connector.ts'),
+    import('../teams-bot/digests/teams-delivery.ts'),
+    import('../teams-bot/token.ts'),
+  ]);
+  return teamsDeliveries({ connectorFor: connectors(botTokens(target), `28:${target.clientId}`) });
 }
 
 async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
@@ -69,19 +99,30 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
       },
     } as LinenClient;
   });
+  const { target } = spec;
+  // A Teams digest goes through the service URL and to the tenant its subscription was made in.
+  const teams =
+    target.platform === 'teams'
+      ? { platform: 'teams' as const, teamId: target.tenantId, serviceUrl: target.serviceUrl }
+      : {};
+  const subsByChannel: Record<string, number> = {};
   try {
+    const deliveries = await deliveriesFor(target);
     const sched = { cadence: 'daily', time: '07:00', timeZone: TZ };
     const first = nextRuns(sched, clock.now(), 1)[0]!;
     for (let i = 0; i < spec.subs; i++) {
+      const channelId = channelOf(target, i % spec.channels);
+      subsByChannel[channelId] = (subsByChannel[channelId] ?? 0) + 1;
       await store.createSubscription(
         {
           ...sched,
+          ...teams,
           keyRef: keyRefOf(spec.keys[i % spec.keys.length]!),
-          channelId: `C0BENCH${i % spec.channels}`,
+          channelId,
           customerIds: [],
           minSeverity: 'low',
           allClear: false,
-          createdBy: 'U0BENCH',
+          createdBy: target.platform === 'slack' ? 'U0BENCH' : '29:1bench',
         },
         clock.now(),
         first,
@@ -97,7 +138,7 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
           // The worker as the bot runs it, until every due digest has gone out.
           const worker = startDigestWorker({
             store,
-            deliveries: slackDeliveries(webClient(spec.slackUrl)),
+            deliveries,
             linenClientFor,
             clock,
             pacingMs: spec.pacingMs,
@@ -124,6 +165,7 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
       cpuMs: (cpu.user + cpu.system) / 1000,
       peakMb,
       beforeMb,
+      subsByChannel,
     };
   } finally {
     await linenClientFor.close();

@@ -5,6 +5,11 @@
  * dropped afterwards). The store and the digest worker run in a process of their own (bench/digest-run.ts), a new
  * one for each run. Figures: signal list walks per key (target one), the run's time against the pacing floor (the
  * busiest channel's posts at one a second), and that process's peak resident memory during the run.
+ *
+ * `benchTeamsDigests`: the same 1,000 subscriptions in Teams channels, posted through a fake Bot Connector (in its
+ * own process, with the token endpoint) that holds each conversation to Teams' limits (7 posts a second, 60 in 30
+ * seconds; 429 with Retry-After beyond). Figures: the digests posted, any posted twice to a conversation, the 429s
+ * met, the run's time against the same pacing floor, CPU per post and peak resident memory.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,11 +21,12 @@ import pg from 'pg';
 import { writePgliteAssets } from '../scripts/build-service.ts';
 import { NODE_BUNDLE } from '../scripts/node-bundle.ts';
 import { forkChild } from './child-process.ts';
-import type { DigestRunResult, DigestRunSpec } from './digest-run.ts';
+import type { DigestRunResult, DigestRunSpec, DigestTarget } from './digest-run.ts';
 import { markAsModules } from './esm-folder.ts';
 import { startFakeSlackProcess } from './fake-slack-process.ts';
 import { Results, ratioOf, round } from './results.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
+import { startTeamsConnectorProcess } from './teams-connector-process.ts';
 
 const TZ = 'America/Chicago';
 const PACE_MS = 1000;
@@ -57,11 +63,40 @@ async function runDigestsInChild(bundle: string, spec: DigestRunSpec): Promise<D
   return child.ready;
 }
 
+/** The platform's fake in a process of its own: where the digests go, and what it received. */
+async function startTarget(platform: DigestTarget['platform']): Promise<{
+  target: DigestTarget;
+  /** Posts by channel, and the calls refused with 429 (Teams' limits; the fake Slack has none). */
+  received(): Promise<{ perChannel: Map<string, number>; throttled: number }>;
+  close(): Promise<void>;
+}> {
+  if (platform === 'slack') {
+    const slack = await startFakeSlackProcess();
+    return {
+      target: { platform, slackUrl: slack.url },
+      received: async () => ({ perChannel: await slack.postsByChannel(), throttled: 0 }),
+      close: slack.close,
+    };
+  }
+  const connector = await startTeamsConnectorProcess();
+  return {
+    target: { platform, ...connector.target },
+    received: async () => {
+      const counts = await connector.counts();
+      return { perChannel: new Map(Object.entries(counts.postsByConversation)), throttled: counts.throttled };
+    },
+    close: connector.close,
+  };
+}
+
 async function oneTick(
   bundle: string,
   size: Size,
   url: string | undefined,
-): Promise<DigestRunResult & { posted: number; busiest: number; floorMs: number }> {
+  platform: DigestTarget['platform'],
+): Promise<
+  DigestRunResult & { posted: number; busiest: number; floorMs: number; duplicates: number; throttled: number }
+> {
   const keys = Array.from({ length: size.keys }, (_, i) => `lk_live_bench_${String(i).padStart(3, '0')}`);
   const sandbox = await startSandboxProcess({
     today: '2026-11-05',
@@ -69,7 +104,7 @@ async function oneTick(
     rateLimit: { limit: 1e6, windowMs: 60_000 },
     extraKeys: keys,
   });
-  const slack = await startFakeSlackProcess();
+  const fake = await startTarget(platform);
   const schema = `digest_bench_${randomBytes(4).toString('hex')}`;
   try {
     const run = await runDigestsInChild(bundle, {
@@ -78,19 +113,25 @@ async function oneTick(
       channels: size.channels,
       pacingMs: PACE_MS,
       sandboxUrl: sandbox.baseUrl,
-      slackUrl: slack.url,
+      target: fake.target,
       ...(url ? { databaseUrl: url, schema } : {}),
     });
-    const perChannel = await slack.postsByChannel();
+    const { perChannel, throttled } = await fake.received();
     const busiest = Math.max(...perChannel.values());
+    // Each subscription is due once: a channel holding more posts than subscriptions got a digest twice.
+    let duplicates = 0;
+    for (const [channel, subs] of Object.entries(run.subsByChannel))
+      duplicates += Math.max(0, (perChannel.get(channel) ?? 0) - subs);
     return {
       ...run,
       posted: [...perChannel.values()].reduce((a, b) => a + b, 0),
       floorMs: (busiest - 1) * PACE_MS,
       busiest,
+      duplicates,
+      throttled,
     };
   } finally {
-    await Promise.all([sandbox.close(), slack.close()]);
+    await Promise.all([sandbox.close(), fake.close()]);
     if (url) {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -100,15 +141,22 @@ async function oneTick(
   }
 }
 
-export async function benchDigests(results: Results, options: { quick?: boolean } = {}): Promise<void> {
+/** The stores measured: the embedded one, and PostgreSQL when a server is named. */
+function drivers(): (readonly ['pglite', undefined] | readonly ['pg', string])[] {
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  const drivers = [['pglite', undefined], ...(url ? [['pg', url] as const] : [])] as const;
+  return [['pglite', undefined], ...(url ? [['pg', url] as const] : [])];
+}
+
+const sizeWords = (size: Size, driver: 'pglite' | 'pg', channels = 'channels') =>
+  `${size.subs.toLocaleString('en-US')} subscriptions, ${size.keys} keys, ${size.channels} ${channels}, ${driver === 'pg' ? 'PostgreSQL' : 'PGlite'}`;
+
+export async function benchDigests(results: Results, options: { quick?: boolean } = {}): Promise<void> {
   const bundle = await bundleDigestRun();
   try {
     for (const size of options.quick ? SIZES.slice(0, 1) : SIZES) {
-      for (const [driver, db] of drivers) {
-        const r = await oneTick(bundle.file, size, db);
-        const on = `${size.subs.toLocaleString('en-US')} subscriptions, ${size.keys} keys, ${size.channels} channels, ${driver === 'pg' ? 'PostgreSQL' : 'PGlite'}`;
+      for (const [driver, db] of drivers()) {
+        const r = await oneTick(bundle.file, size, db, 'slack');
+        const on = sizeWords(size, driver);
         const suffix = driver === 'pg' ? `${size.subs}.pg` : `${size.subs}`;
         const perKey = round(r.signalWalks / size.keys, 2);
         results.add({
@@ -153,7 +201,73 @@ export async function benchDigests(results: Results, options: { quick?: boolean 
   }
 }
 
+/** Teams digests at 1,000 subscriptions, the size their figures are quoted at, in a quick run as in a full one. */
+export async function benchTeamsDigests(results: Results): Promise<void> {
+  const size = SIZES[0]!;
+  const bundle = await bundleDigestRun();
+  try {
+    for (const [driver, db] of drivers()) {
+      const r = await oneTick(bundle.file, size, db, 'teams');
+      const on = sizeWords(size, driver, 'Teams channels');
+      const suffix = driver === 'pg' ? `${size.subs}.pg` : `${size.subs}`;
+      results.add({
+        id: `teams.digests.posted.${suffix}`,
+        label: `Teams digests: ${on}: digests posted through the Bot Connector (${r.ticks} ticks; ${r.outcomes}; ${round(r.signalWalks / size.keys, 2)} signal list walks per key)`,
+        value: r.posted,
+        unit: 'digests',
+        target: `${size.subs}`,
+        met: r.posted === size.subs,
+      });
+      results.add({
+        id: `teams.digests.duplicates.${suffix}`,
+        label: `Teams digests: ${on}: digests posted to a conversation beyond one per subscription (posted twice)`,
+        value: r.duplicates,
+        unit: 'digests',
+        target: '0',
+        met: r.duplicates === 0,
+      });
+      results.add({
+        id: `teams.digests.429s.${suffix}`,
+        label: `Teams digests: ${on}: posts the Bot Connector refused with 429 (Teams' limits per conversation: 7 a second, 8 in 2 s, 60 in 30 s)`,
+        value: r.throttled,
+        unit: 'requests',
+        target: '0',
+        met: r.throttled === 0,
+      });
+      const ratio = ratioOf(r.elapsedMs, r.floorMs);
+      results.add({
+        id: `teams.digests.time_vs_floor.${suffix}`,
+        label: `Teams digests: ${on}: time of the run; baseline: the pacing floor (${r.busiest} posts to the busiest conversation at 1 a second, the worker's pace, well within Teams' limits)`,
+        value: round(r.elapsedMs / 1000, 2),
+        unit: 's',
+        baseline: round(r.floorMs / 1000, 2),
+        ratio,
+        target: 'ratio <= 1.5',
+        met: ratio !== null && ratio <= 1.5,
+      });
+      results.add({
+        id: `teams.digests.cpu_ms_per_post.${suffix}`,
+        label: `Teams digests: ${on}: CPU time of the bot's process per digest posted (building the card, the Teams SDK client, the store's writes; the sandbox and the fake Bot Connector run in processes of their own)`,
+        value: round(r.cpuMs / Math.max(1, r.posted), 3),
+        unit: 'ms',
+      });
+      const peak = round(r.peakMb, 0);
+      results.add({
+        id: `teams.digests.peak_rss_mb.${suffix}`,
+        label: `Teams digests: ${on}: peak resident memory of the bot's process during the run (the store and the digest worker alone, bundled, in a process of its own; ${round(r.beforeMb, 0)} MiB before the run)`,
+        value: peak,
+        unit: 'MiB',
+        target: `<= ${PEAK_RSS_TARGET.mb} MiB`,
+        met: peak <= PEAK_RSS_TARGET.mb,
+      });
+    }
+  } finally {
+    bundle.remove();
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await benchDigests(new Results(), { quick: process.argv.includes('--quick') });
+  if (process.argv.includes('--teams')) await benchTeamsDigests(new Results());
+  else await benchDigests(new Results(), { quick: process.argv.includes('--quick') });
   process.exit(0);
 }

@@ -3,7 +3,9 @@
  * against, measured in the same run, and writes them to bench/results.json (`npm run bench:table` then
  * rewrites the README's table from it). `npm run bench -- --quick` runs the smaller sizes only, in under two
  * minutes, and writes bench/results.quick.json. `--only=memory,digests` runs the named parts alone (ceiling,
- * sheets, excel, bundle, refresh, slack, slack-burst, digests, memory) and writes bench/results.only.json. Nothing here
+ * sheets, excel, bundle, refresh, slack, slack-burst, digests, teams, teams-digests, memory) and writes
+ * bench/results.only.json. `teams`: acknowledgement of 50 concurrent message activities against a bare Teams SDK
+ * app; `teams-digests`: digests to Teams channels at 1,000 subscriptions against the pacing floor. Nothing here
  * asserts or fails on a time: a missed target is recorded as not met.
  */
 import { cpus, loadavg } from 'node:os';
@@ -12,13 +14,14 @@ import { fileURLToPath } from 'node:url';
 import { benchBotMemory } from './bot-memory.ts';
 import { benchBundleLoad } from './bundle-load.ts';
 import { benchCeiling } from './ceiling-walk.ts';
-import { benchDigests } from './digests.ts';
+import { benchDigests, benchTeamsDigests } from './digests.ts';
 import { benchExcel } from './excel.ts';
 import { benchRefresh } from './refresh.ts';
 import { Results, RUN_IDS } from './results.ts';
 import { benchSheets } from './sheets.ts';
 import { benchSlack } from './slack.ts';
 import { benchSlackBurst } from './slack-burst.ts';
+import { benchTeams } from './teams.ts';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv
@@ -43,6 +46,8 @@ if (runs('refresh') && !quick) await benchRefresh(results);
 if (runs('slack')) await benchSlack(results, { quick });
 if (runs('slack-burst')) await benchSlackBurst(results);
 if (runs('digests')) await benchDigests(results, { quick });
+if (runs('teams')) await benchTeams(results, { quick });
+if (runs('teams-digests')) await benchTeamsDigests(results);
 if (runs('memory')) await benchBotMemory(results);
 
 const cpu = cpus();

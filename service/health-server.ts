@@ -4,15 +4,11 @@
  * its custom routes.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type Listening, listen } from './listen.ts';
 
 export type HealthHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface HealthServer {
-  port: number;
-  address: string;
-  close(): Promise<void>;
-}
+export type HealthServer = Listening;
 
 export async function startHealthServer(options: {
   /** Handlers by path, each for GET. */
@@ -27,21 +23,5 @@ export async function startHealthServer(options: {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('Not found\n');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: options.port, ...(options.host ? { host: options.host } : {}) }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port, address } = server.address() as AddressInfo;
-  return {
-    port,
-    address,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listen(server, options.port, options.host);
 }

@@ -5,7 +5,7 @@
  * still open gets 503, except the probes.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from './listen.ts';
 import { refuseWhileStopping } from './shutdown.ts';
 
 /** Answers a request and says so, or leaves it (false) for the next route. */
@@ -61,22 +61,5 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     Object.keys(options.probes),
   );
   const server = createServer(listener);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: options.port, ...(options.host ? { host: options.host } : {}) }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port, address } = server.address() as AddressInfo;
-  return {
-    server,
-    port,
-    address,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { server, ...(await listen(server, options.port, options.host)) };
 }

@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type DigestStore, openDigestStore } from '../../chat/digests/index.ts';
@@ -17,6 +16,7 @@ import { type BotLogger, createLogger } from '../../chat/logging/logger.ts';
 import { keyPacers } from '../../chat/pacing/key-pacers.ts';
 import { ConfigError } from '../../chat/settings.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
+import { listen } from '../../service/listen.ts';
 import { getOrInsert } from '../../shared/collections.ts';
 import { DEFAULT_PACING, Pacer, type RequestPacer } from '../../shared/core/pacing.ts';
 import { keyFingerprint } from '../../shared/sharing/shared-answers.ts';
@@ -88,15 +88,8 @@ export async function serveExcel(config: ExcelServeConfig, options: ServeOptions
     server = config.tls
       ? createHttpsServer({ cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }, listener)
       : createHttpServer(listener);
-    const listening = server;
-    await new Promise<void>((resolve, reject) => {
-      listening.once('error', reject);
-      listening.listen({ port: config.port, ...(config.host ? { host: config.host } : {}) }, () => {
-        listening.off('error', reject);
-        resolve();
-      });
-    });
-    const { port, address } = listening.address() as AddressInfo;
+    const listening = await listen(server, config.port, config.host);
+    const { port, address } = listening;
     const scheme = config.tls ? 'https' : 'http';
     const host = address.includes(':') ? `[${address}]` : address;
     const origin = `${scheme}://${host === '[::]' || host === '0.0.0.0' ? 'localhost' : host}:${port}`;
@@ -112,10 +105,7 @@ export async function serveExcel(config: ExcelServeConfig, options: ServeOptions
       port,
       baseUrl,
       async close() {
-        await new Promise<void>((resolve) => {
-          listening.close(() => resolve());
-          listening.closeAllConnections();
-        });
+        await listening.close();
         await routes.close();
         await openStore?.close();
         await openSandbox?.close();

@@ -124,9 +124,7 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
       await ask(options.ask);
       return 0;
     }
-    print(
-      `linen-connect, console mode (as ${teams ? 'Microsoft Teams' : 'Slack'} shows answers): answering from ${source}.`,
-    );
+    print(`linen-connect ${teams ? 'Teams' : 'Slack'} bot, console mode: answering from ${source}.`);
     print(
       teams
         ? 'Type a message as you would to Linen in Teams, such as "balance", "signals" or "help"; Ctrl+D or Ctrl+C quits.'

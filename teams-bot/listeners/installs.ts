@@ -20,16 +20,7 @@ type MembersActivity = InboundActivity & {
 
 async function installed(place: TeamsPlace, deps: TeamsDeps, greet: boolean): Promise<void> {
   if (!place.tenantId) return;
-  await deps.conversations.record(
-    {
-      conversationId: place.conversationId,
-      tenantId: place.tenantId,
-      type: place.type,
-      teamId: place.teamId,
-      serviceUrl: place.serviceUrl,
-    },
-    new Date(),
-  );
+  await deps.conversations.record(place, new Date());
   deps.logger.info(`teams: installed in a ${place.type} conversation of tenant ${place.tenantId}`);
   if (greet && place.type === 'personal') {
     const help = helpView(TEAMS_SURFACE);

@@ -69,16 +69,7 @@ async function answerMessage(activity: InboundActivity, deps: TeamsDeps): Promis
     return;
   }
   await deps.conversations
-    .record(
-      {
-        conversationId: place.conversationId,
-        tenantId: place.tenantId,
-        type: place.type,
-        teamId: place.teamId,
-        serviceUrl: place.serviceUrl,
-      },
-      new Date(),
-    )
+    .record(place, new Date())
     .catch((err: Error) => deps.logger.warn(`could not record a Teams conversation: ${err.message}`));
   const input = commandTextOf(activity.text);
   if (ADMIN_WORDS.test(input)) {

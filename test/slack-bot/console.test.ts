@@ -61,7 +61,7 @@ describe('console mode', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^linen-connect, console mode \(as Slack shows answers\): answering from the sandbox Linen API at http:\/\/127\.0\.0\.1:\d+\/v1/,
+      /^linen-connect Slack bot, console mode: answering from the sandbox Linen API at http:\/\/127\.0\.0\.1:\d+\/v1/,
     );
     expect(r.stdout).toContain('TKT-26-00417: Makeup stains on pillowcases');
     expect(r.stdout).toContain('Open balance: Harborview Hotel');
@@ -77,9 +77,7 @@ describe('console mode', () => {
       'balance Harborview Hotel\nticket TKT-26-00417\nlinen help\n',
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(
-      /^linen-connect, console mode \(as Microsoft Teams shows answers\): answering from the sandbox/,
-    );
+    expect(r.stdout).toMatch(/^linen-connect Teams bot, console mode: answering from the sandbox/);
     expect(r.stdout).toContain('Type a message as you would to Linen in Teams, such as "balance"');
     expect(r.stdout).toContain('Open balance: Harborview Hotel');
     expect(r.stdout).toMatch(/^ {2}\[PDF\]$/m);

@@ -18,6 +18,13 @@ export interface Surface {
   readonly privacy: Rich;
   /** How a command names another channel (`#channel`), where the platform lets one be typed. */
   readonly channelArgument?: string | undefined;
+  /**
+   * Where `connect` is typed: in a channel too (a key for that channel only, or for all: Slack), or only in the 1:1
+   * chat with the bot, for the whole organization (Teams, whose channels cannot show a form to one person).
+   */
+  readonly connectIn: 'channel' | 'personal-chat';
+  /** Help lines of the platform's own admin commands (Teams names its Linen admins with `admins add @person`). */
+  readonly adminHelp?: readonly Rich[] | undefined;
 }
 
 /** Where no platform is named (a test, a report): plain words. */
@@ -27,4 +34,5 @@ export const PLAIN_SURFACE: Surface = {
   anAdmin: 'an admin',
   organization: 'workspace',
   privacy: ['Answers are visible only to you until you share them.'],
+  connectIn: 'channel',
 };

@@ -9,4 +9,5 @@ export const SLACK_SURFACE: Surface = {
   organization: 'workspace',
   privacy: ['Answers are visible only to you until you press ', b('Share in channel'), '.'],
   channelArgument: '#channel',
+  connectIn: 'channel',
 };

@@ -99,7 +99,9 @@ function statusView(connection: WorkspaceConnection | null, surface: Surface): C
       ),
       text(accountingLine(connection.accounting)),
       note(
-        r`Admins: ${command('connect')} (in a channel, for that channel only or for every channel), ${command('disconnect [here]')}, ${command('access')}.`,
+        surface.connectIn === 'channel'
+          ? r`Admins: ${command('connect')} (in a channel, for that channel only or for every channel), ${command('disconnect [here]')}, ${command('access')}.`
+          : r`Admins: ${command('connect')} (in the 1:1 chat with Linen), ${command('disconnect')}, ${command('access')}.`,
       ),
     ],
   };

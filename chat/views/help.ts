@@ -98,9 +98,17 @@ const connecting = (surface: Surface): Rich =>
   joinRich(
     [
       r`${b('Connecting Linen')} (${surface.admins})`,
-      r`${command('connect')} connect a Linen key (for every channel, or for this channel only)`,
-      r`${command('disconnect [here]')} remove every key, or this channel's own key`,
+      ...(surface.connectIn === 'channel'
+        ? [
+            r`${command('connect')} connect a Linen key (for every channel, or for this channel only)`,
+            r`${command('disconnect [here]')} remove every key, or this channel's own key`,
+          ]
+        : [
+            r`${command('connect')} connect your ${surface.organization}'s Linen key (in your 1:1 chat with Linen)`,
+            r`${command('disconnect')} remove the ${surface.organization}'s key`,
+          ]),
       r`${command('status')} what is connected (the key's last four characters) and where accounting answers appear`,
+      ...(surface.adminHelp ?? []),
       r`${command(`access accounting allow|deny${surface.channelArgument ? ` [${surface.channelArgument}]` : ''}`)} · ${command('access accounting dms on|off')} where balance, invoices, purchase orders and their digests may appear`,
     ],
     '\n',

@@ -19,6 +19,7 @@ import { renderMessage } from '../../slack-bot/console-render.ts';
 import { SLACK_SURFACE } from '../../slack-bot/surface.ts';
 import { cardToText } from '../../teams-bot/cards/card-text.ts';
 import { toAdaptiveCard } from '../../teams-bot/cards/render.ts';
+import { teamsDigestChannels } from '../../teams-bot/digests/teams-channels.ts';
 import { TEAMS_SURFACE } from '../../teams-bot/surface.ts';
 import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
 
@@ -106,8 +107,9 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
         { databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR },
         {},
       )),
-    platform: 'slack' as const,
-    channels: consoleChannels,
+    platform: teams ? ('teams' as const) : ('slack' as const),
+    // Teams names no other channel in a message: a digest is for the conversation it is typed in.
+    channels: teams ? teamsDigestChannels : consoleChannels,
     keyRef: apiKey ? keyRefOf(apiKey) : undefined,
     // The person at the terminal runs the bot: LINEN_ADMIN_USER_IDS is checked for its form only.
     adminUserIds: digestConfig.adminUserIds.length ? [CONSOLE_USER] : [],

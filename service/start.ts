@@ -275,13 +275,12 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     ({ port, address } = server);
     if (slack?.mode === 'socket') {
       await slack.start();
-      logger.info(`connected to Slack in Socket Mode; GET ${HEALTH_PATH} and ${READY_PATH} on port ${port} (${where})`);
-    } else {
-      const paths = [...(slack?.paths ?? []), ...(teams?.paths ?? [])];
-      logger.info(
-        `listening on port ${port} (${where}): ${[...paths, `GET ${HEALTH_PATH} and ${READY_PATH}`, 'the Excel add-in at /excel/'].join(', ')}`,
-      );
+      logger.info('connected to Slack in Socket Mode');
     }
+    const paths = [...(slack?.paths ?? []), ...(teams?.paths ?? [])];
+    logger.info(
+      `listening on port ${port} (${where}): ${[...paths, `GET ${HEALTH_PATH} and ${READY_PATH}`, 'the Excel add-in at /excel/'].join(', ')}`,
+    );
     metricsServer = await serveMetricsOwnPort(metrics, config.metrics);
     if (metricsServer) logger.info(`GET ${METRICS_PATH} on port ${metricsServer.port} (${metricsServer.address})`);
   } catch (err) {

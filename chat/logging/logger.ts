@@ -1,6 +1,6 @@
 /**
- * The bot's logger: one line per message, every line scrubbed of the Linen key, the Slack tokens and the
- * signing secret (and of anything that looks like a bearer token) before it is written. It implements
+ * The bot's logger: one line per message, every line scrubbed of the Linen key, the Slack tokens, the Teams client
+ * secret and the signing secret (and of anything that looks like a bearer token or a JWT) before it is written. It implements
  * @slack/logger's interface, so Bolt and its Web API client log through it too. Lines are plain text, or with
  * `format: 'json'` one JSON object each (written by pino), carrying the fields given with `logFields`.
  */
@@ -20,6 +20,8 @@ const ORDER: Record<LogLevel, number> = {
 const SLACK_TOKEN = /\bxox[abposre]-[A-Za-z0-9-]+|\bxapp-[A-Za-z0-9-]+/g;
 /** So have Linen keys (`lk_live_…`): one typed into a form is scrubbed before the bot knows it is one. */
 const LINEN_KEY = /\blk_[a-z]+_[A-Za-z0-9_-]{6,}/g;
+/** A JWT (the Bot Framework's tokens, Entra's access tokens): header, payload and signature, base64url. */
+const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 /**
  * Short-lived credentials Bolt prints at debug level: a command's response_url (anyone holding it may post to the
  * channel for 30 minutes) and the one-time ticket of a Socket Mode connection URL.
@@ -74,6 +76,7 @@ export function createLogger(options: LoggerOptions = {}): BotLogger {
     redact(text, [...secrets])
       .replace(SLACK_TOKEN, '[redacted]')
       .replace(LINEN_KEY, '[redacted]')
+      .replace(JWT, '[redacted]')
       .replace(
         SLACK_LINKS,
         (_match, hook: string | undefined, ticket: string | undefined) => `${hook ?? ticket}[redacted]`,

@@ -31,6 +31,16 @@ it('scrubs keys, Slack tokens, response_urls and connection tickets at every lev
   expect(lines).toHaveLength(4);
 });
 
+it('scrubs a JWT (a Bot Framework or Entra token) wherever it appears, keeping the line readable', () => {
+  const lines: string[] = [];
+  const logger = createLogger({ level: LogLevel.DEBUG, write: (line) => lines.push(line) });
+  const jwt = `eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.${Buffer.from('{"aud":"bot","exp":1}').toString('base64url')}.c2lnbmF0dXJlLXNpZ25hdHVyZQ`;
+  logger.debug(`token endpoint answered {"access_token":"${jwt}","expires_in":3599}`);
+  logger.warn({ headers: { authorization: jwt } });
+  expect(lines.join('\n')).not.toContain(jwt.slice(0, 40));
+  expect(lines[0]).toContain('"access_token":"[redacted]","expires_in":3599');
+});
+
 describe('LOG_FORMAT=json', () => {
   const KEY = 'lk_live_demo_all_access';
   const SLACK = ['xoxb-1111-2222-linentesttoken', 'xapp-1-A0LINEN-2222-socketmodetesttoken'];

@@ -1,7 +1,6 @@
 /**
- * The operator's GET routes (`/healthz`, `/readyz`) on their own small HTTP server, for Socket Mode (which has no
- * HTTP receiver): bound to the address the operator configures, which Bolt's Socket Mode receiver cannot do for
- * its custom routes.
+ * A small HTTP server of GET routes alone, on its own port and address: `/metrics` when `METRICS_PORT` is set
+ * (metrics-endpoint.ts). Everything else is served by the service's one server (http-server.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type Listening, listen } from './listen.ts';

@@ -59,6 +59,10 @@ export async function main(argv: readonly string[], env: Record<string, string |
     console.log(`linen-bot: ${moved}`);
     return 0;
   }
+  if (cli.teams && cli.ask === undefined && !isConsoleMode(env))
+    throw new ConfigError(
+      '--teams shows the console as Teams renders answers; it is for the console (no SLACK_ or TEAMS_ settings) or with --ask.',
+    );
   if (cli.ask !== undefined || isConsoleMode(env)) {
     return runConsole({ env, ask: cli.ask, platform: cli.teams ? 'teams' : 'slack' });
   }

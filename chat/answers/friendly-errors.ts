@@ -1,5 +1,5 @@
 /**
- * Every failure as one sentence a Slack user can act on. Never a stack trace, never the key: the texts come
+ * Every failure as one sentence a person in Slack or Teams can act on. Never a stack trace, never the key: the texts come
  * from the shared client's `userMessage` (already scrubbed of the key) or are written here.
  */
 import {

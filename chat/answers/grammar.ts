@@ -14,7 +14,7 @@
  *   rewash <customer> [days | from to]
  *   manifest <MAN-YY-######> [customer]
  *   order <DS-YY-#####>
- *   digest subscribe|list|unsubscribe|pause|resume|preview ...   (the rest is read by digests/args.ts)
+ *   digest subscribe|list|unsubscribe|pause|resume|preview ...   (the rest is read by chat/digests/subscribe-args.ts)
  */
 import { isIsoDay } from '../../shared/dates.ts';
 import {

@@ -1,6 +1,6 @@
 /**
  * The workspace tables, applied by the digest store's migration runner: they live in the same database.
- * Slack installations (versions 21–24) keep one sealed value (the whole installation, tokens included) per
+ * Slack installations (version 21) keep one sealed value (the whole installation, tokens included) per
  * workspace, or per Enterprise Grid organization for an org-wide install. Workspace connections (versions 25–29)
  * are our own rows next to the installation, keyed by team id: where accounting answers may appear, and the
  * Linen keys bound to places (`*` the workspace default, or a channel id), each sealed.

@@ -1,6 +1,6 @@
 /**
- * Console mode: the bot without Slack. Reads `/linen ...` lines from stdin (or one `--ask` command),
- * answers them with the same handlers and prints the Block Kit as plain text. With no LINEN_BASE_URL it
+ * Console mode: the bot without Slack or Teams. Reads `/linen ...` lines from stdin (or one `--ask` command),
+ * answers them with the same handlers and prints the Block Kit (with `--teams`, the Adaptive Card) as plain text. With no LINEN_BASE_URL it
  * starts the sandbox API in-process and uses its all-access demo key. `/linen digest ...` works too: the
  * digest store is opened on first use (DATABASE_URL, else PGlite under LINEN_DATA_DIR); with no Slack to post
  * to, no worker runs here, the console's own channel is `#console`, and `preview` shows the digest.

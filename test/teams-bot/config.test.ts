@@ -2,6 +2,8 @@
  * Teams' settings as an operator writes them: which mode each combination starts, and one sentence naming the
  * setting at fault for each mistake, never the client secret.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, isConsoleMode, loadConfig } from '../../service/config.ts';
 
@@ -99,4 +101,24 @@ describe('Teams settings', () => {
       expect((error as Error).message).not.toContain(SECRET);
     });
   }
+});
+
+describe('npm start -- --teams', () => {
+  it('with Teams settings, refuses in one line: --teams is the console’s rendering, not a mode', async () => {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...TEAMS, ...LINEN };
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', join('service', 'index.ts'), '--teams'],
+        { env },
+        (err, _o, stderr) => resolve({ code: err ? Number(err.code) : 0, stderr }),
+      ),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(
+      /^linen-bot: --teams shows the console as Teams renders answers; it is for the console/,
+    );
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toContain(SECRET);
+  });
 });

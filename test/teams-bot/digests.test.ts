@@ -101,4 +101,18 @@ describe('digests in a Teams channel', () => {
     expect(h.fakes.connector.createdConversations.filter((c) => c.userId === h.user.id)).toHaveLength(1);
     await bot.stop();
   });
+
+  it('lets anyone in the conversation manage its digests, with LINEN_ADMIN_USER_IDS (Slack users) set', async () => {
+    const channel = { ...h.channel, id: '19:managed0channel0000000000000000@thread.tacv2', name: 'Managed' };
+    const bot = await h.start({ env: { LINEN_ADMIN_USER_IDS: 'U024BE7LH' } });
+    await subscribe(bot, 'daily 07:00 all-clear', channel);
+    const list = await bot.answerTo(channelMessage(h.fakes.bot, { user: h.user, channel, text: 'digest list' }));
+    const id = /• ([a-z0-9]{6}) #Managed/.exec(cardText(list.activity))?.[1];
+    expect(id, cardText(list.activity)).toBeDefined();
+    const paused = await bot.answerTo(
+      channelMessage(h.fakes.bot, { user: h.user, channel, text: `digest pause ${id}` }),
+    );
+    expect(cardText(paused.activity)).toMatch(/Paused/i);
+    await bot.stop();
+  });
 });

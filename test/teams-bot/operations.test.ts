@@ -100,4 +100,20 @@ describe('operating the service with Teams', () => {
     ])
       expect(after).not.toContain(secret);
   });
+
+  it('counts the Excel relay’s Linen requests under platform="excel_relay", the key nowhere', async () => {
+    const before = await scrape();
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${origin()}/excel/api/v1/customers?limit=5`, {
+        headers: { authorization: `Bearer ${KEYS.all}` },
+      });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    const after = await scrape();
+    const relayed = (text: string) =>
+      total(text, 'linen_api_requests_total', { platform: 'excel_relay', endpoint: 'GET /customers', status: '200' });
+    expect(relayed(after) - relayed(before)).toBe(2);
+    expect(after).not.toContain(KEYS.all);
+  });
 });

@@ -4,113 +4,36 @@
  * after its post went out, before it recorded it: Teams' channels cannot be searched for a message, so the run is
  * not posted again (never twice) and says why.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyRefOf } from '../../chat/digests/key-ref.ts';
 import { nextRuns, runsBetween } from '../../chat/digests/schedule.ts';
-import { type DigestStore, openPg, type SqlExecutor, storeOver } from '../../chat/digests/storage/index.ts';
 import { loadSandboxData, type Sandbox, startSandbox } from '../../sandbox/index.ts';
-import { dropSchema, freshSchema, newSubscription, PG_URL } from '../support/digest-db.ts';
+import { newSubscription, PG_URL } from '../support/digest-db.ts';
+import { replicaCluster } from '../support/replica-cluster.ts';
 import { startTeamsFakes, type TeamsFakes } from '../support/teams-fakes.ts';
-import { createWaiters } from '../support/waiters.ts';
 
 const TZ = 'America/Chicago';
 const KEY = 'lk_live_demo_all_access';
-const SCRIPT = new URL('../support/digest-replica.ts', import.meta.url).pathname;
 const channelId = (n: number | string) => `19:teamsdigest${n}000000000000000000@thread.tacv2`;
 
 describe.skipIf(!PG_URL)('Teams digests on three bot processes sharing PostgreSQL', () => {
   let sandbox: Sandbox;
   let fakes: TeamsFakes;
-  let clockMs = Date.parse('2026-11-05T06:00:00Z');
-  const children: ChildProcess[] = [];
-  const schemas: string[] = [];
+  const cluster = replicaCluster({
+    startAt: '2026-11-05T06:00:00Z',
+    env: () => ({ ...fakes.env, PLATFORM: 'teams', LINEN_BASE_URL: sandbox.baseUrl, LINEN_API_KEY: KEY }),
+  });
+  const { setup, settle } = cluster;
+  const spawnReplica = cluster.spawn;
   beforeAll(async () => {
     const data = structuredClone(await loadSandboxData({ today: '2026-11-05', timeZone: TZ, seed: 'linen' }));
     sandbox = await startSandbox({ port: 0, data, rateLimit: { limit: 1e6, windowMs: 60_000 } });
     fakes = await startTeamsFakes();
   });
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await cluster.close();
     await Promise.all([sandbox?.close(), fakes?.close()]);
-    for (const s of schemas) await dropSchema(PG_URL!, s);
   });
-
-  async function setup(): Promise<{
-    db: SqlExecutor;
-    store: DigestStore;
-    schema: string;
-    setClock(at: number): Promise<void>;
-  }> {
-    const schema = freshSchema();
-    schemas.push(schema);
-    const db = await openPg({ connectionString: PG_URL!, schema });
-    const store = await storeOver(db);
-    await db.query('CREATE TABLE digest_test_clock (at timestamptz NOT NULL)');
-    await db.query('INSERT INTO digest_test_clock VALUES ($1)', [new Date(clockMs)]);
-    return {
-      db,
-      store,
-      schema,
-      async setClock(at) {
-        clockMs = at;
-        await db.query('UPDATE digest_test_clock SET at = $1', [new Date(clockMs)]);
-      },
-    };
-  }
-
-  function spawnReplica(schema: string, id: string, extra: Record<string, string> = {}) {
-    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-      env: {
-        ...process.env,
-        ...fakes.env,
-        PLATFORM: 'teams',
-        DATABASE_URL: PG_URL,
-        DIGEST_SCHEMA: schema,
-        LINEN_BASE_URL: sandbox.baseUrl,
-        LINEN_API_KEY: KEY,
-        WORKER_ID: id,
-        ...extra,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }) as ChildProcess & { lines: string[] };
-    children.push(child);
-    child.lines = [];
-    const waiters = createWaiters();
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      child.lines.push(...d.split('\n').filter(Boolean));
-      waiters.notify();
-    });
-    child.on('exit', () => waiters.notify());
-    const ready = waiters.waitFor(
-      () => (child.lines.includes('READY') ? child : child.exitCode !== null ? null : undefined),
-      20_000,
-      `replica ${id} ready`,
-    );
-    return {
-      child,
-      ready: ready.then((c) => {
-        if (!c) throw new Error(`replica ${id} exited`);
-        return c;
-      }),
-      stalled: () => waiters.waitFor(() => child.lines.find((l) => l.startsWith('STALLED')), 20_000, 'a stall'),
-    };
-  }
-
-  /** Runs still open and subscriptions due but not yet turned into runs, in one snapshot. */
-  const unsettled = async (db: SqlExecutor) =>
-    Number(
-      (
-        await db.query<{ n: number }>(
-          `SELECT (SELECT count(*) FROM digest_runs WHERE status IN ('pending', 'claimed', 'posting'))
-                + (SELECT count(*) FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1) AS n`,
-          [new Date(clockMs)],
-        )
-      )[0]!.n,
-    );
-  async function settle(db: SqlExecutor) {
-    await expect.poll(() => unsettled(db), { timeout: 15_000, interval: 20 }).toBe(0);
-  }
 
   const teamsSubscription = (channel: string, cadence: string, time: string) =>
     newSubscription({
@@ -128,7 +51,7 @@ describe.skipIf(!PG_URL)('Teams digests on three bot processes sharing PostgreSQ
 
   it('a day of schedules: every digest posted to its channel exactly once by one of three replicas', async () => {
     const { db, store, schema, setClock } = await setup();
-    const start = new Date(clockMs);
+    const start = new Date(cluster.now());
     const specs = [
       ['daily', '07:00'],
       ['daily', '07:00'],
@@ -166,7 +89,7 @@ describe.skipIf(!PG_URL)('Teams digests on three bot processes sharing PostgreSQ
 
   it('a replica killed after its post went out, before it recorded it: the digest is not posted twice', async () => {
     const { db, store, schema, setClock } = await setup();
-    const start = new Date(clockMs);
+    const start = new Date(cluster.now());
     const channel = channelId('kill');
     const sub = teamsSubscription(channel, 'daily', '07:00');
     const first = nextRuns(sub, start, 1)[0]!;

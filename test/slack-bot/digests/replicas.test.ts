@@ -1,119 +1,39 @@
 /** Several bot processes on one PostgreSQL database, driven by a shared controllable clock. */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyRefOf } from '../../../chat/digests/key-ref.ts';
 import { nextRuns, runsBetween } from '../../../chat/digests/schedule.ts';
-import { type DigestStore, openPg, type SqlExecutor, storeOver } from '../../../chat/digests/storage/index.ts';
 import { loadSandboxData, type Sandbox, startSandbox } from '../../../sandbox/index.ts';
-import { dropSchema, freshSchema, newSubscription, PG_URL } from '../../support/digest-db.ts';
+import { newSubscription, PG_URL } from '../../support/digest-db.ts';
 import { type FakeSlack, startFakeSlack } from '../../support/digest-slack.ts';
+import { replicaCluster } from '../../support/replica-cluster.ts';
 
 const TZ = 'America/Chicago';
 const KEY = 'lk_live_demo_all_access';
-const SCRIPT = new URL('../../support/digest-replica.ts', import.meta.url).pathname;
 
 describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', () => {
   let sandbox: Sandbox;
   let slack: FakeSlack;
-  let clockMs = Date.parse('2026-11-05T06:00:00Z');
-  const children: ChildProcess[] = [];
-  const schemas: string[] = [];
+  const cluster = replicaCluster({
+    startAt: '2026-11-05T06:00:00Z',
+    env: () => ({ SLACK_URL: slack.url, LINEN_BASE_URL: sandbox.baseUrl, LINEN_API_KEY: KEY }),
+  });
+  const { setup, settle } = cluster;
+  const spawnReplica = (schema: string, id: string, extra: Record<string, string> = {}) =>
+    cluster.spawn(schema, id, extra).ready;
   beforeAll(async () => {
     const data = structuredClone(await loadSandboxData({ today: '2026-11-05', timeZone: TZ, seed: 'linen' }));
     sandbox = await startSandbox({ port: 0, data, rateLimit: { limit: 1e6, windowMs: 60_000 } });
     slack = await startFakeSlack();
-    slack.now = () => clockMs;
+    slack.now = () => cluster.now();
   });
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await cluster.close();
     await Promise.all([sandbox?.close(), slack?.close()]);
-    for (const s of schemas) await dropSchema(PG_URL!, s);
   });
-
-  async function setup(): Promise<{
-    db: SqlExecutor;
-    store: DigestStore;
-    schema: string;
-    setClock(iso: string | number): Promise<void>;
-  }> {
-    const schema = freshSchema();
-    schemas.push(schema);
-    const db = await openPg({ connectionString: PG_URL!, schema });
-    const store = await storeOver(db);
-    await db.query('CREATE TABLE digest_test_clock (at timestamptz NOT NULL)');
-    await db.query('INSERT INTO digest_test_clock VALUES ($1)', [new Date(clockMs)]);
-    return {
-      db,
-      store,
-      schema,
-      async setClock(at) {
-        clockMs = new Date(at).getTime();
-        await db.query('UPDATE digest_test_clock SET at = $1', [new Date(clockMs)]);
-      },
-    };
-  }
-
-  function spawnReplica(
-    schema: string,
-    id: string,
-    extra: Record<string, string> = {},
-  ): Promise<ChildProcess & { lines: string[] }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-      env: {
-        ...process.env,
-        DATABASE_URL: PG_URL,
-        DIGEST_SCHEMA: schema,
-        SLACK_URL: slack.url,
-        LINEN_BASE_URL: sandbox.baseUrl,
-        LINEN_API_KEY: KEY,
-        WORKER_ID: id,
-        ...extra,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }) as ChildProcess & { lines: string[] };
-    children.push(child);
-    child.lines = [];
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => child.lines.push(...d.split('\n').filter(Boolean)));
-    return new Promise((resolve, reject) => {
-      const t = setInterval(() => {
-        if (child.lines.includes('READY')) {
-          clearInterval(t);
-          resolve(child);
-        }
-        if (child.exitCode !== null) {
-          clearInterval(t);
-          reject(new Error(`replica ${id} exited`));
-        }
-      }, 20);
-    });
-  }
-
-  /**
-   * Runs still to finish and subscriptions due but not yet turned into runs, counted in one statement: one snapshot,
-   * so a subscription a replica turns into a run between two reads is never missed by both.
-   */
-  const unsettled = async (db: SqlExecutor) =>
-    Number(
-      (
-        await db.query<{ n: number }>(
-          `SELECT (SELECT count(*) FROM digest_runs WHERE status IN ('pending', 'claimed', 'posting'))
-                + (SELECT count(*) FROM digest_subscriptions WHERE status = 'active' AND next_run_at <= $1) AS n`,
-          [new Date(clockMs)],
-        )
-      )[0]!.n,
-    );
-  async function settle(db: SqlExecutor, timeoutMs = 10_000) {
-    const until = Date.now() + timeoutMs;
-    await new Promise((r) => setTimeout(r, 40));
-    while ((await unsettled(db)) > 0) {
-      if (Date.now() > until) throw new Error('runs did not settle');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 
   it('a day of schedules: every digest posted exactly once by one of three replicas', async () => {
     const { db, store, schema, setClock } = await setup();
-    const start = new Date(clockMs);
+    const start = new Date(cluster.now());
     const specs = [
       ['daily', '07:00'],
       ['daily', '07:00'],
@@ -172,7 +92,7 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
   for (const stall of ['after-post', 'before-post'] as const) {
     it(`a replica killed (SIGKILL) ${stall === 'after-post' ? 'after posting, before recording' : 'before posting'}: another finishes the run, posted once`, async () => {
       const { db, store, schema, setClock } = await setup();
-      const start = new Date(clockMs);
+      const start = new Date(cluster.now());
       const channel = `C0KILL${stall === 'after-post' ? 'A' : 'B'}`;
       const sched = { cadence: 'daily', time: '07:00', timeZone: TZ };
       const first = nextRuns(sched, start, 1)[0]!;

@@ -150,6 +150,39 @@ function drivers(): (readonly ['pglite', undefined] | readonly ['pg', string])[]
 const sizeWords = (size: Size, driver: 'pglite' | 'pg', channels = 'channels') =>
   `${size.subs.toLocaleString('en-US')} subscriptions, ${size.keys} keys, ${size.channels} ${channels}, ${driver === 'pg' ? 'PostgreSQL' : 'PGlite'}`;
 
+/** The figures of a run on either platform: its time against the pacing floor, CPU per post, peak memory. */
+function runFigures(
+  results: Results,
+  r: Awaited<ReturnType<typeof oneTick>>,
+  o: { id: (name: string) => string; label: string; where: string; cpu: string; peakTarget: boolean },
+): void {
+  const ratio = ratioOf(r.elapsedMs, r.floorMs);
+  results.add({
+    id: o.id('time_vs_floor'),
+    label: `${o.label}: time of the run; baseline: the pacing floor (${r.busiest} posts to the busiest ${o.where} at 1 a second)`,
+    value: round(r.elapsedMs / 1000, 2),
+    unit: 's',
+    baseline: round(r.floorMs / 1000, 2),
+    ratio,
+    target: 'ratio <= 1.5',
+    met: ratio !== null && ratio <= 1.5,
+  });
+  results.add({
+    id: o.id('cpu_ms_per_post'),
+    label: `${o.label}: CPU time of the bot's process per digest posted (${o.cpu})`,
+    value: round(r.cpuMs / Math.max(1, r.posted), 3),
+    unit: 'ms',
+  });
+  const peak = round(r.peakMb, 0);
+  results.add({
+    id: o.id('peak_rss_mb'),
+    label: `${o.label}: peak resident memory of the bot's process during the run (the store and the digest worker alone, bundled, in a process of its own; ${round(r.beforeMb, 0)} MiB before the run)`,
+    value: peak,
+    unit: 'MiB',
+    ...(o.peakTarget ? { target: `<= ${PEAK_RSS_TARGET.mb} MiB`, met: peak <= PEAK_RSS_TARGET.mb } : {}),
+  });
+}
+
 export async function benchDigests(results: Results, options: { quick?: boolean } = {}): Promise<void> {
   const bundle = await bundleDigestRun();
   try {
@@ -167,32 +200,12 @@ export async function benchDigests(results: Results, options: { quick?: boolean 
           target: '1',
           met: perKey === 1 && r.posted === size.subs,
         });
-        const ratio = ratioOf(r.elapsedMs, r.floorMs);
-        results.add({
-          id: `digests.time_vs_floor.${suffix}`,
-          label: `Digests: ${on}: time of the run; baseline: the pacing floor (${r.busiest} posts to the busiest channel at 1 a second)`,
-          value: round(r.elapsedMs / 1000, 2),
-          unit: 's',
-          baseline: round(r.floorMs / 1000, 2),
-          ratio,
-          target: 'ratio <= 1.5',
-          met: ratio !== null && ratio <= 1.5,
-        });
-        results.add({
-          id: `digests.cpu_ms_per_post.${suffix}`,
-          label: `Digests: ${on}: CPU time of the bot's process per digest posted (building, the Slack Web API client and its transport, the store's writes; the sandbox and the fake Slack run in processes of their own)`,
-          value: round(r.cpuMs / Math.max(1, r.posted), 3),
-          unit: 'ms',
-        });
-        const peak = round(r.peakMb, 0);
-        results.add({
-          id: `digests.peak_rss_mb.${suffix}`,
-          label: `Digests: ${on}: peak resident memory of the bot's process during the run (the store and the digest worker alone, bundled, in a process of its own; ${round(r.beforeMb, 0)} MiB before the run)`,
-          value: peak,
-          unit: 'MiB',
-          ...(size.subs === PEAK_RSS_TARGET.subs
-            ? { target: `<= ${PEAK_RSS_TARGET.mb} MiB`, met: peak <= PEAK_RSS_TARGET.mb }
-            : {}),
+        runFigures(results, r, {
+          id: (name) => `digests.${name}.${suffix}`,
+          label: `Digests: ${on}`,
+          where: 'channel',
+          cpu: "building, the Slack Web API client and its transport, the store's writes; the sandbox and the fake Slack run in processes of their own",
+          peakTarget: size.subs === PEAK_RSS_TARGET.subs,
         });
       }
     }
@@ -234,31 +247,12 @@ export async function benchTeamsDigests(results: Results): Promise<void> {
         target: '0',
         met: r.throttled === 0,
       });
-      const ratio = ratioOf(r.elapsedMs, r.floorMs);
-      results.add({
-        id: `teams.digests.time_vs_floor.${suffix}`,
-        label: `Teams digests: ${on}: time of the run; baseline: the pacing floor (${r.busiest} posts to the busiest conversation at 1 a second, the worker's pace, well within Teams' limits)`,
-        value: round(r.elapsedMs / 1000, 2),
-        unit: 's',
-        baseline: round(r.floorMs / 1000, 2),
-        ratio,
-        target: 'ratio <= 1.5',
-        met: ratio !== null && ratio <= 1.5,
-      });
-      results.add({
-        id: `teams.digests.cpu_ms_per_post.${suffix}`,
-        label: `Teams digests: ${on}: CPU time of the bot's process per digest posted (building the card, the Teams SDK client, the store's writes; the sandbox and the fake Bot Connector run in processes of their own)`,
-        value: round(r.cpuMs / Math.max(1, r.posted), 3),
-        unit: 'ms',
-      });
-      const peak = round(r.peakMb, 0);
-      results.add({
-        id: `teams.digests.peak_rss_mb.${suffix}`,
-        label: `Teams digests: ${on}: peak resident memory of the bot's process during the run (the store and the digest worker alone, bundled, in a process of its own; ${round(r.beforeMb, 0)} MiB before the run)`,
-        value: peak,
-        unit: 'MiB',
-        target: `<= ${PEAK_RSS_TARGET.mb} MiB`,
-        met: peak <= PEAK_RSS_TARGET.mb,
+      runFigures(results, r, {
+        id: (name) => `teams.digests.${name}.${suffix}`,
+        label: `Teams digests: ${on}`,
+        where: 'conversation',
+        cpu: "building the card, the Teams SDK client, the store's writes; the sandbox and the fake Bot Connector run in processes of their own",
+        peakTarget: true,
       });
     }
   } finally {

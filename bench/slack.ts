@@ -14,11 +14,9 @@
  * over kept-alive connections (`fetch` cost it about 1 ms a request, on the same two cores as the bot).
  */
 import type { Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { createLogger } from '../chat/logging/logger.ts';
 import { loadConfig } from '../service/config.ts';
@@ -26,7 +24,8 @@ import { startBot } from '../service/start.ts';
 import type { AsyncTransport } from '../shared/index.ts';
 import { createLinenClient, UndiciTransport } from '../shared/node.ts';
 import { startFakeSlack } from '../test/support/slack-fake.ts';
-import { commandBody } from '../test/support/slack-sign.ts';
+import { commandBody, signature } from '../test/support/slack-sign.ts';
+import { loadGenerator, type PreparedPost, percentile } from './load-generator.ts';
 import { Results, ratioOf, round } from './results.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
@@ -36,43 +35,16 @@ const TZ = 'America/Chicago';
 const SECRET = 'benchsigningsecret0123456789abcd';
 const CONCURRENT = 50;
 
-/** Sends form bodies concurrently, signed as Slack does, and returns each acknowledgement time. */
-const LOAD_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { createHmac } = require('node:crypto');
-const { performance } = require('node:perf_hooks');
-const { Agent, request } = require(workerData.undici);
-const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 60000 });
-parentPort.on('message', async ({ url, secret, bodies }) => {
-  // Signed before the clock starts: Slack's own signing is not the bot's time.
-  const signed = bodies.map((body) => {
-    const ts = Math.floor(Date.now() / 1000);
-    return { body, ts, sig: 'v0=' + createHmac('sha256', secret).update('v0:' + ts + ':' + body).digest('hex') };
-  });
-  const results = await Promise.all(signed.map(async ({ body, ts, sig }) => {
-    const t = performance.now();
-    const res = await request(url, { method: 'POST', dispatcher, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': String(ts), 'x-slack-signature': sig }, body });
-    await res.body.dump();
-    return { status: res.statusCode, ms: performance.now() - t };
-  }));
-  parentPort.postMessage(results);
-});
-`;
-
-function loadGenerator() {
-  const worker = new Worker(LOAD_WORKER, {
-    eval: true,
-    workerData: { undici: createRequire(import.meta.url).resolve('undici') },
-  });
-  worker.setMaxListeners(0);
+/** A command's form body with the headers Slack signs it with. */
+function signed(body: string): PreparedPost {
+  const ts = Math.floor(Date.now() / 1000);
   return {
-    send: (url: string, bodies: string[]) =>
-      new Promise<{ status: number; ms: number }[]>((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-        worker.postMessage({ url, secret: SECRET, bodies });
-      }),
-    close: () => worker.terminate(),
+    body,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(ts),
+      'x-slack-signature': signature(SECRET, ts, body),
+    },
   };
 }
 
@@ -111,11 +83,6 @@ function timedTransport() {
   };
   return { transport, calls };
 }
-
-const pct = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 
 export async function benchSlack(results: Results, options: { quick?: boolean } = {}): Promise<void> {
   const sandbox = await startSandboxProcess({
@@ -159,7 +126,7 @@ export async function benchSlack(results: Results, options: { quick?: boolean } 
       const sinks = Array.from({ length: CONCURRENT }, () => slack.responseUrl());
       const bodies = sinks.map((sink, i) => commandBody({ text: mix[i % mix.length]!, responseUrl: sink.url }));
       const answered = answers ? sinks.map((sink) => slack.waitForPosts(sink.id, 1, 60_000)) : [];
-      const acks = await load.send(url, bodies);
+      const acks = await load.send(url, bodies.map(signed));
       for (const a of acks) if (a.status !== 200) throw new Error(`ack ${a.status}`);
       await Promise.all(answered);
       return acks.map((a) => a.ms);
@@ -172,7 +139,12 @@ export async function benchSlack(results: Results, options: { quick?: boolean } 
       botAcks.push(...(await burst(botUrl, true)));
       floorAcks.push(...(await burst(floor.url, false)));
     }
-    const [p50, p99, f50, f99] = [pct(botAcks, 50), pct(botAcks, 99), pct(floorAcks, 50), pct(floorAcks, 99)];
+    const [p50, p99, f50, f99] = [
+      percentile(botAcks, 50),
+      percentile(botAcks, 99),
+      percentile(floorAcks, 50),
+      percentile(floorAcks, 99),
+    ];
     const n = botAcks.length;
     results.add({
       id: 'slack.ack_p50_ms',
@@ -225,7 +197,7 @@ export async function benchSlack(results: Results, options: { quick?: boolean } 
         const sink = slack.responseUrl();
         const started = performance.now();
         const posted = slack.waitForPosts(sink.id, 1, 60_000);
-        const [ack] = await load.send(botUrl, [commandBody({ text, responseUrl: sink.url })]);
+        const [ack] = await load.send(botUrl, [signed(commandBody({ text, responseUrl: sink.url }))]);
         if (ack!.status !== 200) throw new Error(`ack ${ack!.status}`);
         await posted;
         if (i === 0) continue; // warm-up
@@ -234,8 +206,8 @@ export async function benchSlack(results: Results, options: { quick?: boolean } 
         apiMs.push(calls.reduce((s, c) => s + c.ms, 0));
         requests = calls.length;
       }
-      const answer = pct(answerMs, 50);
-      const api = pct(apiMs, 50);
+      const answer = percentile(answerMs, 50);
+      const api = percentile(apiMs, 50);
       results.add({
         id: `slack.answer_overhead.${name}`,
         label: `Slack: /linen ${text}, time to the answer at response_url (median; ${requests} API request${requests === 1 ? '' : 's'}); baseline: the sum of those API round trips`,

@@ -13,11 +13,9 @@
  * Microsoft's signing is not the bot's time, and sent with undici's `request` over kept-alive connections.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { createLogger } from '../chat/logging/logger.ts';
 import { loadConfig } from '../service/config.ts';
 import { startBot } from '../service/start.ts';
@@ -26,6 +24,7 @@ import { personalMessage, teamsUser } from '../test/support/teams-activities.ts'
 import { startBareTeamsApp } from '../test/support/teams-bare-app.ts';
 import { startTeamsFakes, type TeamsFakes } from '../test/support/teams-fakes.ts';
 import { cardText } from '../test/support/teams-harness.ts';
+import { loadGenerator, percentile } from './load-generator.ts';
 import { Results, ratioOf, round } from './results.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
@@ -64,45 +63,6 @@ const DISTINCT = [
   }),
 );
 
-/** Posts prepared JSON bodies concurrently, each with its own headers, and returns each acknowledgement time. */
-const LOAD_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { performance } = require('node:perf_hooks');
-const { Agent, request } = require(workerData.undici);
-const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 60000 });
-parentPort.on('message', async ({ url, posts }) => {
-  const results = await Promise.all(posts.map(async ({ body, authorization }) => {
-    const t = performance.now();
-    const res = await request(url, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json; charset=utf-8', authorization }, body });
-    await res.body.dump();
-    return { status: res.statusCode, ms: performance.now() - t };
-  }));
-  parentPort.postMessage(results);
-});
-`;
-
-function loadGenerator() {
-  const worker = new Worker(LOAD_WORKER, {
-    eval: true,
-    workerData: { undici: createRequire(import.meta.url).resolve('undici') },
-  });
-  worker.setMaxListeners(0);
-  return {
-    send: (url: string, posts: { body: string; authorization: string }[]) =>
-      new Promise<{ status: number; ms: number }[]>((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-        worker.postMessage({ url, posts });
-      }),
-    close: () => worker.terminate(),
-  };
-}
-
-const pct = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-
 /**
  * Each text as a message in a 1:1 chat of its own, from a person of its own, each with its own signed token; the
  * conversations, to find the answers by.
@@ -111,7 +71,13 @@ function activities(fakes: TeamsFakes, texts: string[]) {
   const messages = texts.map((text) => personalMessage(fakes.bot, { user: teamsUser(`Bench ${text}`), text }));
   return {
     conversations: messages.map((m) => String(m.conversation.id)),
-    posts: messages.map((m) => ({ body: JSON.stringify(m), authorization: `Bearer ${fakes.connectorToken()}` })),
+    posts: messages.map((m) => ({
+      body: JSON.stringify(m),
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        authorization: `Bearer ${fakes.connectorToken()}`,
+      },
+    })),
   };
 }
 
@@ -194,8 +160,8 @@ export async function benchTeams(results: Results, options: { quick?: boolean } 
       bareAcks.push(...f.ms);
       refused += b.refused + f.refused;
     }
-    const [p50, p95, max] = [pct(botAcks, 50), pct(botAcks, 95), Math.max(...botAcks)];
-    const [b50, b95, bmax] = [pct(bareAcks, 50), pct(bareAcks, 95), Math.max(...bareAcks)];
+    const [p50, p95, max] = [percentile(botAcks, 50), percentile(botAcks, 95), Math.max(...botAcks)];
+    const [b50, b95, bmax] = [percentile(bareAcks, 50), percentile(bareAcks, 95), Math.max(...bareAcks)];
     const n = botAcks.length;
     const of = `${CONCURRENT} concurrent message activities in 1:1 chats (${n}${refused ? `, ${refused} not answered 200` : ''})`;
     results.add({

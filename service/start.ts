@@ -193,7 +193,6 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   const digestDeps: SharedDigestDeps = {
     store: async () => store,
     keyRef,
-    adminUserIds: config.digests.adminUserIds,
   };
   const place = { workspaces, logger, now: options.now };
 
@@ -220,6 +219,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         store,
         place,
         digests: digestDeps,
+        digestAdmins: config.digests.adminUserIds,
         connections,
         connect: multi ? connect : undefined,
         multi,

@@ -55,6 +55,8 @@ export interface SlackAdapterOptions {
   place: Omit<PlaceDeps, 'digests' | 'connect'>;
   /** `/linen digest`: the store and the key new subscriptions read with (this adapter adds Slack's channels). */
   digests: SharedDigestDeps | undefined;
+  /** `LINEN_ADMIN_USER_IDS`: the Slack users who alone may manage digests (none: anyone in the channel). */
+  digestAdmins: readonly string[];
   connections: ConnectionStore | undefined;
   connect: ConnectDeps | undefined;
   /** Many workspaces: each request's token from its installation (Bolt's OAuth, or a test's authorize). */
@@ -189,7 +191,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
     digestSlack,
     deadlines: options.deadlines,
-    digests: options.digests && { ...options.digests, platform: 'slack', channels: slackDigestChannels(digestSlack) },
+    digests: options.digests && {
+      ...options.digests,
+      platform: 'slack',
+      channels: slackDigestChannels(digestSlack),
+      adminUserIds: options.digestAdmins,
+    },
     metrics: options.metrics,
   });
 

@@ -3,15 +3,8 @@
  * pure view function (each platform renders it). `answer()` never throws: a failure becomes its one-sentence answer.
  */
 import { lastCompleteDays } from '../../shared/dates.ts';
-import { InvalidParamsError, NotFoundError } from '../../shared/errors.ts';
-import {
-  groupLocations,
-  groupWithoutOwn,
-  locationsPhrase,
-  OPEN_TICKET_STATUSES,
-  signalsOfKind,
-} from '../../shared/reports/index.ts';
-import { resolveCustomerFrom } from '../../shared/reports/lookup.ts';
+import { NotFoundError } from '../../shared/errors.ts';
+import { groupWithoutOwn, OPEN_TICKET_STATUSES, signalsOfKind } from '../../shared/reports/index.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import type { Content } from '../content/document.ts';
 import type { Rich } from '../content/rich.ts';
@@ -23,7 +16,7 @@ import { failureFields } from '../logging/log-fields.ts';
 import type { BotLogger } from '../logging/logger.ts';
 import { PLAIN_SURFACE, type Surface } from '../surface.ts';
 import { balanceView } from '../views/balance.ts';
-import { chooseCustomerView, errorView, shareFooter, withNote } from '../views/common.ts';
+import { errorView, shareFooter, withNote } from '../views/common.ts';
 import { fillRateView } from '../views/fillrate.ts';
 import { helpView, unknownView, usageView } from '../views/help.ts';
 import { invoicesView } from '../views/invoices.ts';
@@ -34,8 +27,9 @@ import { rewashView } from '../views/rewash.ts';
 import { shortView } from '../views/short.ts';
 import { signalsView } from '../views/signals.ts';
 import { ticketsView, ticketView } from '../views/tickets.ts';
+import { customerAndPlace, customerFor, departmentOf, namedCustomer, namesOf, ownOrLocations } from './customers.ts';
 import { describeError, friendlyError, isExpected } from './friendly-errors.ts';
-import { type Command, formatCommand, parseCommand, TICKET_FILTERS, withCustomer } from './grammar.ts';
+import { type Command, formatCommand, parseCommand, TICKET_FILTERS } from './grammar.ts';
 import { type AnswerOutcome, outcomeOfError } from './outcome.ts';
 
 export interface AnswerContext {
@@ -69,15 +63,16 @@ export interface DigestDeps {
   keyRef: string | undefined;
   /** Key references the worker can read with (default: `[keyRef]`). */
   keyRefs?: readonly string[] | undefined;
-  adminUserIds: readonly string[];
+  /** The platform's users who alone may manage digests (Slack's LINEN_ADMIN_USER_IDS); none: anyone may. */
+  adminUserIds?: readonly string[] | undefined;
   /** Null when a digest of this kind may be posted in the channel; otherwise the sentence that refuses it. */
   refuseKind?: ((kind: DigestKind, channelId: string) => Rich | null) | undefined;
   /** The key bound to a digest's channel (installed workspaces bind keys per channel). */
   keyForChannel?: DigestCommandContext['keyForChannel'] | undefined;
 }
 
-/** What every platform's `digest` commands share; each adapter adds its platform and channels. */
-export type SharedDigestDeps = Omit<DigestDeps, 'platform' | 'channels'>;
+/** What every platform's `digest` commands share; each adapter adds its platform, its channels and its admins. */
+export type SharedDigestDeps = Omit<DigestDeps, 'platform' | 'channels' | 'adminUserIds'>;
 
 export interface Answer {
   content: Content;
@@ -90,79 +85,7 @@ export interface Answer {
 const data = (content: Content): Answer => ({ content, shareable: true, outcome: 'answered' });
 const info = (content: Content): Answer => ({ content, shareable: false, outcome: 'answered' });
 
-type Resolved = { customer: Customer } | { answer: Answer };
-
-async function customerFor(ctx: AnswerContext, cmd: Command, input: string): Promise<Resolved> {
-  const r = await ctx.linen.resolveCustomer(input);
-  if (r.kind === 'found') return { customer: r.customer };
-  if (r.kind === 'choose') {
-    return { answer: info(chooseCustomerView(r.input, r.matches, (c) => formatCommand(withCustomer(cmd, c.id)))) };
-  }
-  const all = await ctx.linen.customers();
-  return {
-    answer: info(
-      all.length > 0 && all.length <= 25
-        ? chooseCustomerView(
-            r.input,
-            all,
-            (c) => formatCommand(withCustomer(cmd, c.id)),
-            `No customer named “${r.input}” is visible to this workspace's key. Customers it sees:`,
-          )
-        : errorView(`No customer named “${r.input}” is visible to this workspace's key.`),
-    ),
-  };
-}
-
-/** What a listing answer shows: the rows, and who they belong to when a group's locations stand in for it. */
-interface Scoped<T> {
-  rows: T[];
-  /** Set when the customer asked is a group with none of its own: whose rows these are instead. */
-  note?: string | undefined;
-}
-
-/**
- * The rows of `list` for the customer asked (every customer without one), as the API returns them. Only a group
- * with none of its own gets its suggested locations' rows instead, with a note saying so and whose they are.
- */
-async function ownOrLocations<T>(
-  ctx: AnswerContext,
-  customer: Customer | undefined,
-  what: string,
-  list: (customerIds: string[] | undefined) => Promise<T[]>,
-): Promise<Scoped<T>> {
-  const own = await list(customer ? [customer.id] : undefined);
-  if (!customer?.is_group || own.length) return { rows: own };
-  const customers = await ctx.linen.customers();
-  const locations = groupLocations(customer, customers);
-  const note = `${customer.name} is a group with no ${what} of its own; ${locationsPhrase(customer, customers)}.`;
-  return { rows: locations.length ? await list(locations.map((c) => c.id)) : [], note };
-}
-
 const noted = (content: Content, note: string | undefined) => (note ? withNote(content, note) : content);
-
-/**
- * A customer followed by a department or unit, typed without quotes (`Mercy General Hospital ICU`): the longest
- * run of leading words that names one customer is the customer, the rest the place.
- */
-async function customerAndPlace(
-  ctx: AnswerContext,
-  cmd: Command,
-  text: string,
-  placeGiven: boolean,
-): Promise<{ customer: Customer; place?: string | undefined } | { answer: Answer }> {
-  const whole = await ctx.linen.resolveCustomer(text);
-  if (whole.kind === 'found' || placeGiven) return customerFor(ctx, cmd, text);
-  const customers = await ctx.linen.customers();
-  const words = text.split(/\s+/);
-  for (let n = words.length - 1; n >= 1; n--) {
-    try {
-      return { customer: resolveCustomerFrom(words.slice(0, n).join(' '), customers), place: words.slice(n).join(' ') };
-    } catch (err) {
-      if (!(err instanceof NotFoundError) && !(err instanceof InvalidParamsError)) throw err;
-    }
-  }
-  return customerFor(ctx, cmd, text);
-}
 
 async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
   const surface = ctx.surface ?? PLAIN_SURFACE;
@@ -177,12 +100,9 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       return info(usageView(surface, cmd.subcommand, cmd.problem));
 
     case 'balance': {
-      let customer: Customer | undefined;
-      if (cmd.customer) {
-        const r = await customerFor(ctx, cmd, cmd.customer);
-        if ('answer' in r) return r.answer;
-        customer = r.customer;
-      }
+      const named = await namedCustomer(ctx, cmd, cmd.customer);
+      if ('reply' in named) return info(named.reply);
+      const { customer } = named;
       // The list that resolved the name also tells whether a customer that owes nothing is a group.
       const report = await ctx.linen.client.reports.accountsReceivable({
         customerId: customer?.id,
@@ -192,12 +112,9 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
     }
 
     case 'signals': {
-      let customer: Customer | undefined;
-      if (cmd.customer) {
-        const r = await customerFor(ctx, cmd, cmd.customer);
-        if ('answer' in r) return r.answer;
-        customer = r.customer;
-      }
+      const named = await namedCustomer(ctx, cmd, cmd.customer);
+      if ('reply' in named) return info(named.reply);
+      const { customer } = named;
       // One listing of every kind, filtered here: `shortfall` is several kinds, and the list of kinds is open.
       const [listed, customers] = await Promise.all([
         ctx.linen.client.inventory.signals({ customerId: customer?.id }).all(),
@@ -232,7 +149,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
             ),
           );
         const found = await customerFor(ctx, cmd, cmd.customer);
-        if ('answer' in found) return found.answer;
+        if ('reply' in found) return info(found.reply);
         customer = found.customer;
       }
       // A ticket does not say whose it is: one listing per customer, each ticket tagged with it.
@@ -241,7 +158,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         ctx.linen.client.reports.tickets({ customerIds: ids ?? customers.map((c) => c.id), statuses }),
       );
       const message = ticketsView(tickets.rows, cmd.status, tz, {
-        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        customerNames: namesOf(customers),
         customerName: tickets.note ? undefined : customer?.name,
       });
       return data(noted(message, tickets.note));
@@ -249,19 +166,13 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
 
     case 'fillrate': {
       const r = await customerFor(ctx, cmd, cmd.customer);
-      if ('answer' in r) return r.answer;
+      if ('reply' in r) return info(r.reply);
       const customer = r.customer;
       let department: { id: string; name: string } | undefined;
       if (cmd.department) {
-        const q = cmd.department.trim().toLowerCase();
-        const depts = customer.departments;
-        department =
-          depts.find((d) => d.id === cmd.department!.trim()) ??
-          depts.find((d) => d.name.toLowerCase() === q) ??
-          (depts.filter((d) => d.name.toLowerCase().includes(q)).length === 1
-            ? depts.find((d) => d.name.toLowerCase().includes(q))
-            : undefined);
+        department = departmentOf(customer, cmd.department);
         if (!department) {
+          const depts = customer.departments;
           const names = depts.map((d) => d.name).join(', ');
           return info(
             errorView(
@@ -290,7 +201,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       let place = cmd.place;
       if (cmd.customer) {
         const r = await customerAndPlace(ctx, cmd, cmd.customer, cmd.place !== undefined);
-        if ('answer' in r) return r.answer;
+        if ('reply' in r) return info(r.reply);
         customer = r.customer;
         place = r.place ?? place;
       }
@@ -302,7 +213,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         throw groupWithoutOwn(customer, customers, 'cart counts', report.window);
       return data(
         shortView(report, {
-          customerNames: new Map(customers.map((c) => [c.id, c.name])),
+          customerNames: namesOf(customers),
           customerName: customer?.name,
         }),
       );
@@ -310,7 +221,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
 
     case 'rewash': {
       const r = await customerFor(ctx, cmd, cmd.customer);
-      if ('answer' in r) return r.answer;
+      if ('reply' in r) return info(r.reply);
       const window = 'days' in cmd.window ? lastCompleteDays(cmd.window.days, tz, now) : cmd.window;
       const report = await ctx.linen.client.reports.rewashRate({ customerId: r.customer.id, ...window });
       if (r.customer.is_group && report.manifests + report.batches + report.voided === 0)
@@ -319,17 +230,14 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
     }
 
     case 'manifest': {
-      let customer: Customer | undefined;
-      if (cmd.customer) {
-        const r = await customerFor(ctx, cmd, cmd.customer);
-        if ('answer' in r) return r.answer;
-        customer = r.customer;
-      }
+      const named = await namedCustomer(ctx, cmd, cmd.customer);
+      if ('reply' in named) return info(named.reply);
+      const { customer } = named;
       const [found, customers] = await Promise.all([
         ctx.linen.client.reports.findManifests(cmd.number, { customerId: customer?.id }),
         ctx.linen.customers(),
       ]);
-      return data(manifestView(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }));
+      return data(manifestView(found, { timeZone: tz, customerNames: namesOf(customers) }));
     }
 
     case 'order': {
@@ -337,16 +245,13 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         ctx.linen.client.reports.findOrders(cmd.number),
         ctx.linen.customers(),
       ]);
-      return data(orderView(found, { timeZone: tz, customerNames: new Map(customers.map((c) => [c.id, c.name])) }));
+      return data(orderView(found, { timeZone: tz, customerNames: namesOf(customers) }));
     }
 
     case 'po': {
-      let customer: Customer | undefined;
-      if (cmd.customer) {
-        const r = await customerFor(ctx, cmd, cmd.customer);
-        if ('answer' in r) return r.answer;
-        customer = r.customer;
-      }
+      const named = await namedCustomer(ctx, cmd, cmd.customer);
+      if ('reply' in named) return info(named.reply);
+      const { customer } = named;
       const [pos, customers] = await Promise.all([
         ownOrLocations(ctx, customer, 'active purchase orders', (customerIds) =>
           ctx.linen.client.reports.purchaseOrders({ customerIds, asOf: now }),
@@ -355,19 +260,16 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       ]);
       const message = poView(pos.rows, {
         timeZone: tz,
-        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        customerNames: namesOf(customers),
         customerName: pos.note ? undefined : customer?.name,
       });
       return data(noted(message, pos.note));
     }
 
     case 'invoices': {
-      let customer: Customer | undefined;
-      if (cmd.customer) {
-        const r = await customerFor(ctx, cmd, cmd.customer);
-        if ('answer' in r) return r.answer;
-        customer = r.customer;
-      }
+      const named = await namedCustomer(ctx, cmd, cmd.customer);
+      if ('reply' in named) return info(named.reply);
+      const { customer } = named;
       const [invoices, customers] = await Promise.all([
         ownOrLocations(ctx, customer, 'open invoices', (customerIds) =>
           ctx.linen.client.reports.openInvoices({ customerIds, asOf: now }),
@@ -376,7 +278,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
       ]);
       const message = invoicesView(invoices.rows, {
         timeZone: tz,
-        customerNames: new Map(customers.map((c) => [c.id, c.name])),
+        customerNames: namesOf(customers),
         departmentNames: new Map(customers.flatMap((c) => c.departments.map((d) => [d.id, d.name] as const))),
         customerName: invoices.note ? undefined : customer?.name,
         overdueOnly: cmd.overdue,
@@ -404,7 +306,7 @@ async function run(cmd: Command, ctx: AnswerContext): Promise<Answer> {
         ...(d.keyForChannel ? { keyForChannel: d.keyForChannel } : {}),
         timeZone: tz,
         clock: { now: () => new Date((ctx.now ?? Date.now)()) },
-        adminUserIds: d.adminUserIds,
+        adminUserIds: d.adminUserIds ?? [],
       });
       // Subscription management and previews are for the caller only: never shareable.
       return info(reply);

@@ -12,13 +12,12 @@
  *    Every update is conditional on still owning the claim.
  */
 
-import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '../../shared/errors.ts';
-import { requestIdOf } from '../logging/log-fields.ts';
 import type { Clock } from './clock.ts';
 import type { Digest } from './content.ts';
 import type { ChannelPacer } from './delivery/channel-pacer.ts';
-import { DeliveryError, type DigestDelivery, linenFailureReason } from './delivery/delivery.ts';
+import { DeliveryError, type DigestDelivery } from './delivery/delivery.ts';
 import { type RetryOptions, sleep, withRetry } from './delivery/retry.ts';
+import { RunFailures } from './run-failures.ts';
 import { runsBetween } from './schedule.ts';
 import type { DigestRun, DigestStore, MaterializePlan, Platform, Subscription } from './storage/types.ts';
 
@@ -80,12 +79,6 @@ class StopRequested extends Error {
   override name = 'StopRequested';
 }
 
-/** The Linen API's request id of a failure, as a field of the digest's log line. */
-const requestField = (err: unknown) => {
-  const requestId = requestIdOf(err);
-  return requestId ? { request_id: requestId } : {};
-};
-
 /** Where a run's message can be in its channel's history: from a minute before its scheduled instant. */
 const historyFrom = (run: DigestRun) => new Date(run.scheduledFor.getTime() - 60_000);
 
@@ -125,6 +118,7 @@ export class DigestEngine {
   readonly #stopping = new AbortController();
   /** The retry settings of a run's platform calls, with waits that end when the worker stops. */
   readonly #retry: RetryOptions;
+  readonly #failures: RunFailures;
   constructor(private readonly opts: EngineOptions) {
     this.store = opts.store;
     this.clock = opts.clock;
@@ -133,6 +127,7 @@ export class DigestEngine {
     this.leaseMs = opts.leaseMs ?? 120_000;
     this.logger = opts.logger ?? silentLogger;
     this.#retry = { ...opts.retry, sleep: this.#interruptible(opts.retry?.sleep ?? sleep) };
+    this.#failures = new RunFailures({ ...opts, logger: this.logger });
   }
 
   /**
@@ -195,30 +190,18 @@ export class DigestEngine {
     deliveryOf: () => Promise<DigestDelivery | null>,
     pacer: ChannelPacer,
   ): Promise<RunOutcome> {
-    const outcome = await this.#executeOrLose(run, sub, digest, deliveryOf, pacer);
-    const lateMs = outcome === 'posted' ? this.clock.now().getTime() - run.scheduledFor.getTime() : undefined;
-    this.opts.observer?.runEnded?.({ kind: sub?.kind ?? 'deleted', outcome, lateMs, platform: sub?.platform });
-    return outcome;
-  }
-
-  async #executeOrLose(
-    run: DigestRun,
-    sub: Subscription | null,
-    digest: () => Promise<Digest>,
-    deliveryOf: () => Promise<DigestDelivery | null>,
-    pacer: ChannelPacer,
-  ): Promise<RunOutcome> {
-    try {
-      return await this.#execute(run, sub, digest, deliveryOf, pacer);
-    } catch (err) {
+    const outcome = await this.#execute(run, sub, digest, deliveryOf, pacer).catch((err: unknown) => {
       // The store could not record the outcome (a database restart): the run keeps its lease and is taken again
       // when it ends; a `posting` run then looks for its message in the channel before posting.
       this.logger.warn('could not record a digest run; it is taken again when its lease ends', {
         run: run.id,
         error: err instanceof Error ? err.message : String(err),
       });
-      return 'lost';
-    }
+      return 'lost' as const;
+    });
+    const lateMs = outcome === 'posted' ? this.clock.now().getTime() - run.scheduledFor.getTime() : undefined;
+    this.opts.observer?.runEnded?.({ kind: sub?.kind ?? 'deleted', outcome, lateMs, platform: sub?.platform });
+    return outcome;
   }
 
   async #execute(
@@ -246,9 +229,9 @@ export class DigestEngine {
       (delivery) => ({ delivery }),
       (error: unknown) => ({ error }),
     );
-    if ('error' in resolved) return this.fail(run, sub, resolved.error, null);
+    if ('error' in resolved) return this.#failed(run, sub, resolved.error, null);
     const delivery = resolved.delivery;
-    if (!delivery) return this.#stopUninstalled(run, sub);
+    if (!delivery) return this.#failures.uninstalled(run, sub);
     const channel = run.channelId ?? sub.channelId;
     const retried = <T>(fn: () => Promise<T>) => withRetry(fn, delivery, this.#retry);
     try {
@@ -257,7 +240,7 @@ export class DigestEngine {
       if (run.status === 'posting') {
         // A previous attempt may have reached the channel before its replica died: look for the run id first, where
         // the platform can tell; where it cannot, it is not posted again.
-        if (!delivery.findsPosted) return this.#unsure(run, sub);
+        if (!delivery.findsPosted) return this.#failures.unsure(run, sub);
         const ts = await retried(() => delivery.findPosted(channel, run.id, historyFrom(run)));
         if (ts) {
           const d = await getDigest().catch(() => null);
@@ -362,90 +345,14 @@ export class DigestEngine {
         });
       return ok ? 'posted' : 'lost';
     } catch (err) {
-      if (err instanceof DeliveryError && err.failure.code === UNSURE) return this.#unsure(run, sub);
-      return this.fail(run, sub, err, delivery);
+      if (err instanceof DeliveryError && err.failure.code === UNSURE) return this.#failures.unsure(run, sub);
+      return this.#failed(run, sub, err, delivery);
     }
   }
 
-  /**
-   * A run whose post may have gone out, on a platform whose channels cannot be searched for it: ended, not posted
-   * again (never twice), and said in the log. The subscription goes on.
-   */
-  async #unsure(run: DigestRun, sub: Subscription): Promise<RunOutcome> {
-    await this.store.endRun(
-      run.id,
-      this.workerId,
-      this.clock.now(),
-      'failed',
-      'may have been posted; not posted again',
-    );
-    this.logger.warn('a digest may have been posted before its attempt was cut short; not posting it again', {
-      run: run.id,
-      subscription: sub.id,
-    });
-    return 'failed';
-  }
-
-  /**
-   * The subscription's workspace has no installation any more (uninstalled while a run was due): the run is skipped
-   * and the subscription stopped, quietly (there is no token left to tell its creator with).
-   */
-  async #stopUninstalled(run: DigestRun, sub: Subscription): Promise<RunOutcome> {
-    const now = this.clock.now();
-    await this.store.endRun(run.id, this.workerId, now, 'skipped', 'workspace not installed');
-    if (await this.store.markFailing(sub.id, 'the app is no longer installed in its workspace', now))
-      this.opts.observer?.subscriptionStopped?.('uninstalled', sub.platform);
-    this.logger.warn('stopped a digest whose workspace no longer has the app installed', {
-      subscription: sub.id,
-      team: sub.teamId,
-    });
-    return 'skipped';
-  }
-
-  private async fail(
-    run: DigestRun,
-    sub: Subscription,
-    err: unknown,
-    delivery: DigestDelivery | null,
-  ): Promise<RunOutcome> {
+  #failed(run: DigestRun, sub: Subscription, err: unknown, delivery: DigestDelivery | null): Promise<RunOutcome> {
     // A retry wait cut short at shutdown: the last attempt failed, so no post of it is under way.
     if (err instanceof StopRequested) return this.#giveBack(run);
-    const now = this.clock.now();
-    const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
-    // The key reference no longer matches a configured key (rotated away): no retry can fix that.
-    const keyGone = err instanceof ConfigurationError;
-    if ((err instanceof DeliveryError && err.failure.kind === 'permanent') || linenAuth || keyGone) {
-      const code = err instanceof DeliveryError ? err.failure.code : keyGone ? 'linen_key_missing' : 'linen_auth';
-      const reason = delivery?.explain(code, sub.channelId) ?? linenFailureReason(code) ?? code;
-      await this.store.endRun(run.id, this.workerId, now, 'failed', code);
-      if (await this.store.markFailing(sub.id, reason, now)) {
-        this.opts.observer?.subscriptionStopped?.(code, sub.platform);
-        this.logger.warn('subscription failing; its creator is told once and it is not retried until resumed', {
-          subscription: sub.id,
-          code,
-          reason,
-          ...requestField(err),
-        });
-        if (!delivery) return 'failed';
-        await withRetry(() => delivery.tellCreator(sub, code, reason), delivery, {
-          ...this.opts.retry,
-          retries: 1,
-        }).catch((e) => this.logger.warn('could not tell the creator', { subscription: sub.id, error: String(e) }));
-      }
-      return 'failed';
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    // A rate limit longer than one attempt waits out is honoured across attempts too.
-    const retryAfterMs =
-      err instanceof DeliveryError && err.failure.kind === 'ratelimited' ? err.failure.retryAfterMs : 0;
-    const delayMs = Math.max(this.opts.retryDelayMs ?? 60_000, retryAfterMs);
-    this.logger.warn('digest attempt failed; will retry', {
-      run: run.id,
-      error: message,
-      inMs: delayMs,
-      ...requestField(err),
-    });
-    await this.store.releaseRun(run.id, this.workerId, new Date(now.getTime() + delayMs), message.slice(0, 500));
-    return 'retry';
+    return this.#failures.failed(run, sub, err, delivery);
   }
 }

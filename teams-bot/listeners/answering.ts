@@ -17,8 +17,8 @@ export function placeDeps(deps: TeamsDeps): PlaceDeps {
   return {
     ...deps.place,
     connect: deps.connect,
-    // LINEN_ADMIN_USER_IDS names Slack users: on Teams anyone in a conversation may manage its digests.
-    digests: deps.digests && { ...deps.digests, platform: 'teams', channels: teamsDigestChannels, adminUserIds: [] },
+    // No digest admins: on Teams anyone in a conversation may manage its digests.
+    digests: deps.digests && { ...deps.digests, platform: 'teams', channels: teamsDigestChannels },
   };
 }
 

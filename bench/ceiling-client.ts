@@ -3,14 +3,14 @@
  * PostgreSQL (DATABASE_URL, schema CEILING_SCHEMA), as a bot replica would, then prints `DONE <rows>`.
  */
 
-import { openPg } from '../chat/digests/storage/index.ts';
-import { migrate } from '../chat/digests/storage/migrations.ts';
-import { keyPacers } from '../chat/pacing/key-pacers.ts';
+import { keyPacers } from '../base/pacing/key-pacers.ts';
+import { openPg } from '../base/store/pg.ts';
+import { migrateServiceDatabase } from '../service/store.ts';
 import { createLinenClient } from '../shared/node.ts';
 
 const env = process.env;
 const db = await openPg({ connectionString: env.DATABASE_URL!, schema: env.CEILING_SCHEMA!, max: 2 });
-await migrate(db);
+await migrateServiceDatabase(db);
 const apiKey = env.LINEN_API_KEY!;
 const pacers = keyPacers({ db, limit: Number(env.CEILING_LIMIT), windowMs: Number(env.CEILING_WINDOW_MS) });
 const client = createLinenClient({

@@ -11,14 +11,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { clientsByKeyRef, keyRefOf } from '../base/key-ref.ts';
+import { openPg } from '../base/store/pg.ts';
+import { openPglite } from '../base/store/pglite.ts';
 import { ManualClock } from '../chat/digests/clock.ts';
 import type { DeliveryFor } from '../chat/digests/delivery/delivery.ts';
 import { silentLogger } from '../chat/digests/engine.ts';
 import { startDigestWorker } from '../chat/digests/index.ts';
-import { clientsByKeyRef, keyRefOf } from '../chat/digests/key-ref.ts';
 import { DEFAULT_CLAIM_LIMIT, type TickResult } from '../chat/digests/runner.ts';
 import { nextRuns } from '../chat/digests/schedule.ts';
-import { openPg, openPglite, storeOver } from '../chat/digests/storage/index.ts';
+import { digestStoreOver } from '../chat/digests/storage/index.ts';
+import { migrateServiceDatabase } from '../service/store.ts';
 import { createLinenClient, type LinenClient } from '../shared/node.ts';
 import { withPeakRss } from './process-memory.ts';
 import type { TeamsConnectorTarget } from './teams-connector-process.ts';
@@ -83,7 +86,7 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
   const db = spec.databaseUrl
     ? await openPg({ connectionString: spec.databaseUrl, ...(spec.schema ? { schema: spec.schema } : {}), max: 10 })
     : await openPglite(join(folder!, 'digests'));
-  const store = await storeOver(db);
+  const store = digestStoreOver(await migrateServiceDatabase(db));
   let signalWalks = 0;
   const linenClientFor = clientsByKeyRef(spec.keys, (apiKey) => {
     const inner = createLinenClient({ apiKey, baseUrl: spec.sandboxUrl, timeZone: TZ, pacing: false });
@@ -169,7 +172,8 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
     };
   } finally {
     await linenClientFor.close();
-    await store.close();
+    await store.drain();
+    await db.close();
     if (folder) rmSync(folder, { recursive: true, force: true });
   }
 }

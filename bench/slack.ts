@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
-import { createLogger } from '../chat/logging/logger.ts';
+import { createLogger } from '../base/logging/logger.ts';
 import { loadConfig } from '../service/config.ts';
 import { startBot } from '../service/start.ts';
 import type { AsyncTransport } from '../shared/index.ts';

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createLogger } from '../chat/logging/logger.ts';
+import { createLogger } from '../base/logging/logger.ts';
 import { loadConfig } from '../service/config.ts';
 import { startBot } from '../service/start.ts';
 import { createLinenClient } from '../shared/node.ts';

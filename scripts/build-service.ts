@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { DATA_DIR_TEMPLATE, installedTemplate } from '../chat/digests/storage/pglite-template.ts';
+import { DATA_DIR_TEMPLATE, installedTemplate } from '../base/store/pglite-template.ts';
 import { NODE_BUNDLE } from './node-bundle.ts';
 
 /** PGlite (the embedded digest store) loads its Postgres build from files beside the module that imports it. */

@@ -4,14 +4,14 @@
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import type { LogFormat } from '../chat/logging/logger.ts';
-import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from '../chat/secrets/crypto.ts';
-import { ConfigError, type Env, httpUrl, loadLogFormat, noSpaces, required, text } from '../chat/settings.ts';
+import type { LogFormat } from '../base/logging/logger.ts';
+import { EncryptionKeyError, type SecretBox, secretBoxFromEnv } from '../base/secrets/crypto.ts';
+import { ConfigError, type Env, httpUrl, loadLogFormat, noSpaces, required, text } from '../base/settings.ts';
 import { isValidTimeZone } from '../shared/dates.ts';
 import { hasSlackSettings, loadSlackConfig, type SlackConfig } from '../slack-bot/config.ts';
 import { hasTeamsSettings, loadTeamsConfig, type TeamsConfig } from '../teams-bot/config.ts';
 
-export { ConfigError, loadLogFormat } from '../chat/settings.ts';
+export { ConfigError, loadLogFormat } from '../base/settings.ts';
 
 /** `LINEN_ENCRYPTION_KEY` (and `LINEN_ENCRYPTION_KEYS_OLD`): seals tokens and keys at rest. */
 export interface EncryptionConfig {

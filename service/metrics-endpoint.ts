@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BotMetrics } from '../chat/operations/metrics.ts';
+import type { ChatMetrics } from '../chat/operations/metrics.ts';
 import { type HealthServer, startHealthServer } from './health-server.ts';
 
 export const METRICS_PATH = '/metrics';
@@ -35,7 +35,7 @@ function plain(res: ServerResponse, status: number, text: string, headers: Recor
  * The handler. `open`: served without a token when none is set (its own port); otherwise a missing token means
  * 404, and a token set means 401 for any request without it.
  */
-export function metricsHandler(metrics: BotMetrics, options: { token: string | undefined; open: boolean }): Handler {
+export function metricsHandler(metrics: ChatMetrics, options: { token: string | undefined; open: boolean }): Handler {
   return (req, res) => {
     const { token } = options;
     if (token === undefined && !options.open) return plain(res, 404, 'Not found');
@@ -69,14 +69,14 @@ export interface MetricsServing {
 }
 
 /** `/metrics` on the bot's own port: with the token only, and only when it has no port of its own. */
-export function metricsOnBotPort(metrics: BotMetrics, serving: MetricsServing | undefined): Handler {
+export function metricsOnBotPort(metrics: ChatMetrics, serving: MetricsServing | undefined): Handler {
   const token = serving?.port === undefined ? serving?.token : undefined;
   return metricsHandler(metrics, { token, open: false });
 }
 
 /** `/metrics` on `METRICS_PORT` when it is set (undefined otherwise); a listen failure is one line naming it. */
 export async function serveMetricsOwnPort(
-  metrics: BotMetrics,
+  metrics: ChatMetrics,
   serving: MetricsServing | undefined,
 ): Promise<MetricsServer | undefined> {
   if (serving?.port === undefined) return undefined;

@@ -5,8 +5,9 @@
  * database is alive, only not ready. Once the bot is stopping it is never ready again.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pendingMigrations } from '../chat/digests/storage/migrations.ts';
-import type { SqlExecutor } from '../chat/digests/storage/sql.ts';
+import { pendingMigrations } from '../base/store/migrate.ts';
+import type { SqlExecutor } from '../base/store/sql.ts';
+import { SERVICE_MIGRATIONS } from './store.ts';
 
 export const READY_PATH = '/readyz';
 
@@ -62,7 +63,7 @@ export function storeReadiness(db: SqlExecutor): ReadinessCheck {
   return {
     name: 'store',
     async check() {
-      query ??= pendingMigrations(db)
+      query ??= pendingMigrations(db, SERVICE_MIGRATIONS)
         .then(
           (pending) =>
             pending.length ? `the digest store's migrations are not applied (${pending.join(', ')})` : null,

@@ -5,9 +5,9 @@
  * locked as they move); PGlite is one process's database, so stop the bot first.
  */
 
-import { openDigestStore } from '../chat/digests/storage/index.ts';
-import { reencryptAll } from '../chat/secrets/reencrypt.ts';
+import { reencryptAll } from '../base/secrets/reencrypt.ts';
 import { ConfigError, loadEncryptionConfig, loadStorageConfig } from './config.ts';
+import { openServiceDatabase, SEALED_COLUMNS } from './store.ts';
 
 /** Re-encrypts the store; returns one line saying what moved. */
 export async function reencryptStore(env: Record<string, string | undefined>): Promise<string> {
@@ -15,15 +15,15 @@ export async function reencryptStore(env: Record<string, string | undefined>): P
   if (!encryption) {
     throw new ConfigError('LINEN_ENCRYPTION_KEY is not set: --reencrypt seals every stored secret with it.');
   }
-  const store = await openDigestStore(loadStorageConfig(env), {});
+  const db = await openServiceDatabase(loadStorageConfig(env), {});
   try {
-    const moved = await reencryptAll(store.executor, encryption.box);
+    const moved = await reencryptAll(db, encryption.box, SEALED_COLUMNS);
     const total = Object.values(moved).reduce((a, b) => a + b, 0);
     const detail = Object.entries(moved)
       .map(([table, n]) => `${table} ${n}`)
       .join(', ');
     return `re-encrypted ${total} stored secret${total === 1 ? '' : 's'} with key ${encryption.box.currentKeyId} (${detail}); none is sealed with an older key now.`;
   } finally {
-    await store.close();
+    await db.close();
   }
 }

@@ -7,6 +7,13 @@
  */
 import { resolve } from 'node:path';
 import type { App as BoltApp } from '@slack/bolt';
+import { clientsByKeyRef, keyRefOf } from '../base/key-ref.ts';
+import { logFields } from '../base/logging/log-fields.ts';
+import { createLogger, type ServiceLogger } from '../base/logging/logger.ts';
+import { countingFailures, databaseCountingErrors } from '../base/metrics/counting-failures.ts';
+import { type KeyPacers, keyPacers } from '../base/pacing/key-pacers.ts';
+import { settlesWithin } from '../base/settles-within.ts';
+import type { SqlExecutor } from '../base/store/sql.ts';
 import type { SharedDigestDeps } from '../chat/answers/answer.ts';
 import type { Deadlines } from '../chat/answers/answer-in-time.ts';
 import type { ConnectDeps } from '../chat/connections/answer-in-place.ts';
@@ -19,22 +26,11 @@ import {
 } from '../chat/connections/place-linen.ts';
 import type { DeliveryFor } from '../chat/digests/delivery/delivery.ts';
 import type { Logger as DigestLogger } from '../chat/digests/engine.ts';
-import {
-  type Clock,
-  clientsByKeyRef,
-  type DigestStore,
-  type DigestWorker,
-  keyRefOf,
-  openDigestStore,
-  startDigestWorker,
-} from '../chat/digests/index.ts';
+import { type Clock, type DigestStore, type DigestWorker, startDigestWorker } from '../chat/digests/index.ts';
+import { digestStoreOver } from '../chat/digests/storage/index.ts';
 import { LinenService } from '../chat/linen.ts';
-import { logFields } from '../chat/logging/log-fields.ts';
-import { type BotLogger, createLogger } from '../chat/logging/logger.ts';
-import { BotMetrics, type Platform as MetricsPlatform } from '../chat/operations/metrics.ts';
-import { readStoreCounts, storeCountingErrors } from '../chat/operations/store-metrics.ts';
-import { type KeyPacers, keyPacers } from '../chat/pacing/key-pacers.ts';
-import { settlesWithin } from '../chat/settles-within.ts';
+import { ChatMetrics, type Platform as MetricsPlatform } from '../chat/operations/metrics.ts';
+import { readStoreCounts } from '../chat/operations/store-metrics.ts';
 import { createExcelRoutes, type ExcelRoutes } from '../excel-addin/service/routes.ts';
 import type { LinenClient } from '../shared/node.ts';
 import { createSlackAdapter, type MultiWorkspaceOptions, type SlackAdapter } from '../slack-bot/app.ts';
@@ -44,19 +40,20 @@ import { type HttpServer, startHttpServer } from './http-server.ts';
 import { METRICS_PATH, type MetricsServer, metricsOnBotPort, serveMetricsOwnPort } from './metrics-endpoint.ts';
 import { platformReadiness, READY_PATH, Readiness, storeReadiness } from './readiness.ts';
 import { CLOSE_MS, DRAIN_MS } from './shutdown.ts';
+import { openServiceDatabase } from './store.ts';
 
 export const HEALTH_PATH = '/healthz';
 export type { MultiWorkspaceOptions } from '../slack-bot/app.ts';
 
 export interface StartOptions {
-  logger?: BotLogger | undefined;
+  logger?: ServiceLogger | undefined;
   /** A ready Linen client (tests and benchmarks count its requests). */
   linenClient?: LinenClient | undefined;
   /** Listen address of the HTTP server (default: `BIND_ADDRESS`, else all interfaces). */
   host?: string | undefined;
   now?: (() => number) | undefined;
-  /** A ready digest store (left open by `stop()`); default: opened from the configuration. */
-  digestStore?: DigestStore | undefined;
+  /** A ready database, migrated (left open by `stop()`); default: opened from the configuration. */
+  database?: SqlExecutor | undefined;
   /** The API's rate limit the bot paces each key under (default 120 per 60 s; tests and benchmarks scale it). */
   rateLimit?: { limit: number; windowMs: number } | undefined;
   /** The digest worker's clock and tick (tests drive them); `worker: false` runs no worker. */
@@ -80,13 +77,15 @@ export interface RunningBot {
   slack: SlackAdapter | undefined;
   teams: TeamsAdapter | undefined;
   linen: LinenService;
-  logger: BotLogger;
+  logger: ServiceLogger;
   /** Slack's mode (`http` when Slack is not configured: the service listens on HTTP). */
   mode: 'http' | 'socket';
   /** The port the HTTP server listens on. */
   port: number;
   /** The address it listens on (`::` or `0.0.0.0`: all interfaces). */
   address: string;
+  /** The service's one database (every part's tables). */
+  database: SqlExecutor;
   digests: { store: DigestStore; worker: DigestWorker | null };
   /** Per-place resolution of the Linen client. */
   workspaces: WorkspaceLinen;
@@ -95,7 +94,7 @@ export interface RunningBot {
   /** One pacer per key, shared by every client of the key (across replicas with PostgreSQL). */
   pacers: KeyPacers;
   /** The service's metrics (`GET /metrics`), in a registry of this bot's own. */
-  metrics: BotMetrics;
+  metrics: ChatMetrics;
   /** The port `/metrics` listens on when `METRICS_PORT` is set. */
   metricsPort: number | undefined;
   /** `GET /readyz`'s checks. */
@@ -108,7 +107,7 @@ export interface RunningBot {
 }
 
 /** The digest engine's log lines through the bot's (scrubbing) logger. */
-function digestLogger(logger: BotLogger): DigestLogger {
+function digestLogger(logger: ServiceLogger): DigestLogger {
   // The data is shown in a plain-text line, and its fields in a JSON one.
   const args = (msg: string, data?: Record<string, unknown>) =>
     data ? [`[digests] ${msg}`, logFields(data, { inText: true })] : [`[digests] ${msg}`];
@@ -131,19 +130,20 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   for (const s of secretsOf(config)) logger.addSecret(s);
 
   // The store first (a database that cannot be reached stops start-up), then the worker once listening.
-  const ownStore = options.digestStore === undefined;
-  const metrics = new BotMetrics(primaryPlatform(config));
-  // Its failures are counted as store errors, whoever meets them.
-  const store = storeCountingErrors(
-    options.digestStore ?? (await openDigestStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {})),
-    metrics,
-  );
-  metrics.gaugeStore(readStoreCounts(store));
+  const ownDatabase = options.database === undefined;
+  const metrics = new ChatMetrics(primaryPlatform(config));
+  const database =
+    options.database ?? (await openServiceDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, {}));
+  // Its failures are counted as store errors, whoever meets them: the digest store's by its operation, the queries
+  // of the other parts (connections, installations, pacing) as `sql_query` and `sql_transaction`.
+  const db = databaseCountingErrors(database, (op) => metrics.storeError(op));
+  const store = countingFailures(digestStoreOver(database), (op) => metrics.storeError(op));
+  metrics.gaugeStore(readStoreCounts(db, store));
   const readiness = new Readiness();
-  readiness.add(storeReadiness(store.executor));
+  readiness.add(storeReadiness(db));
   let stopping: Promise<void> | undefined;
   // Every client of a key (commands and digests) shares the key's pacer: in PostgreSQL, across replicas.
-  const pacers = keyPacers({ db: store.executor, ...options.rateLimit });
+  const pacers = keyPacers({ db, ...options.rateLimit });
   const linen = new LinenService({
     ...config.linen,
     // With connected keys there is no key here (each carries its own timezone): UTC is never read.
@@ -162,7 +162,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     (config.slack?.oauth && config.encryption ? { secrets: config.encryption.box } : undefined);
   // Organizations connect their own keys: the connections live beside the digests, in the same database.
   const secrets = multi?.secrets ?? (config.connected ? config.encryption?.box : undefined);
-  const connections = secrets ? new ConnectionStore({ db: store.executor, secrets }) : undefined;
+  const connections = secrets ? new ConnectionStore({ db, secrets }) : undefined;
   const workspaces: WorkspaceLinen = connections
     ? connectedWorkspaceLinen({
         connections,
@@ -185,7 +185,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     defaultTimeZone: config.linen.timeZone,
   };
   logger.info(
-    store.driver === 'pg'
+    db.driver === 'pg'
       ? 'digests: stored in PostgreSQL (DATABASE_URL), with the pacing of each key shared by the replicas'
       : `digests: stored in PGlite under ${config.dataDir}`,
   );
@@ -216,7 +216,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         secrets: config.encryption?.box,
         logger,
         metrics,
-        store,
+        db,
         place,
         digests: digestDeps,
         digestAdmins: config.digests.adminUserIds,
@@ -236,7 +236,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         teams: config.teams,
         logger,
         metrics,
-        store,
+        db,
         place,
         digests: digestDeps,
         connect,
@@ -289,7 +289,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     await server?.close();
     await excel?.close();
     await metricsServer?.close();
-    if (ownStore) await store.close().catch(() => {});
+    if (ownDatabase) await database.close().catch(() => {});
     await workspaces.close().catch(() => {});
     await linen.close().catch(() => {});
     throw err;
@@ -326,6 +326,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     mode: slack?.mode ?? 'http',
     port,
     address,
+    database,
     digests: { store, worker },
     workspaces,
     connections,
@@ -357,8 +358,9 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         await disconnected;
         await excel?.close();
         await metricsServer?.close();
-        if (ownStore)
-          await store.close().catch((err: unknown) => logger.debug(`digest store close: ${(err as Error).message}`));
+        await store.drain().catch((err: unknown) => logger.debug(`digest store drain: ${(err as Error).message}`));
+        if (ownDatabase)
+          await database.close().catch((err: unknown) => logger.debug(`database close: ${(err as Error).message}`));
         // A Linen request still open (a command given up at the drain) is not waited for.
         const clientsClosed = await settlesWithin(Promise.all([workspaces.close(), linen.close()]), CLOSE_MS);
         if (!clientsClosed) logger.debug('stop: Linen API requests still open; not waiting for them');

@@ -13,16 +13,17 @@ import {
   SocketModeReceiver,
 } from '@slack/bolt';
 import { type FetchFunction, WebClient, type WebClientOptions } from '@slack/web-api';
+import type { ServiceLogger } from '../base/logging/logger.ts';
+import type { SecretBox } from '../base/secrets/crypto.ts';
+import type { SqlExecutor } from '../base/store/sql.ts';
+import { WorkInFlight } from '../base/work-in-flight.ts';
 import type { SharedDigestDeps } from '../chat/answers/answer.ts';
 import type { Deadlines } from '../chat/answers/answer-in-time.ts';
 import type { ConnectDeps, PlaceDeps } from '../chat/connections/answer-in-place.ts';
 import type { ConnectionStore } from '../chat/connections/connection-store.ts';
 import type { DeliveryFor } from '../chat/digests/delivery/delivery.ts';
-import type { DigestStore } from '../chat/digests/storage/types.ts';
-import type { BotLogger } from '../chat/logging/logger.ts';
-import type { BotMetrics } from '../chat/operations/metrics.ts';
-import type { SecretBox } from '../chat/secrets/crypto.ts';
-import { WorkInFlight } from '../chat/work-in-flight.ts';
+import type { ChatMetrics } from '../chat/operations/metrics.ts';
+import { boltLogger } from './bolt-logger.ts';
 import type { SlackConfig } from './config.ts';
 import { PERMANENT_ERRORS, slackDeliveries } from './digests/slack.ts';
 import { slackDigestChannels } from './digests/slack-channels.ts';
@@ -48,9 +49,10 @@ export interface SlackAdapterOptions {
   mode: 'http' | 'socket';
   /** Seals installations (tokens) at rest, with many workspaces. */
   secrets: SecretBox | undefined;
-  logger: BotLogger;
-  metrics: BotMetrics;
-  store: DigestStore;
+  logger: ServiceLogger;
+  metrics: ChatMetrics;
+  /** The service's database: the adapter's own tables live there. */
+  db: SqlExecutor;
   /** Answers in place (the chat core): the Linen clients by workspace and channel. */
   place: Omit<PlaceDeps, 'digests' | 'connect'>;
   /** `/linen digest`: the store and the key new subscriptions read with (this adapter adds Slack's channels). */
@@ -93,22 +95,24 @@ function multiWorkspaceReceiverOptions(options: SlackAdapterOptions) {
   if (!options.slack.oauth || !options.secrets) return {};
   return installReceiverOptions({
     oauth: options.slack.oauth,
-    db: options.store.executor,
+    db: options.db,
     box: options.secrets,
     clientOptions: slackClientOptions(options.slack),
   });
 }
 
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
-  const { slack: config, mode, logger, store, multi } = options;
+  const { slack: config, mode, logger, db, multi } = options;
+  // What Bolt, its receivers and its Web API clients log goes through the same scrubbing.
+  const sdkLogger = boltLogger(logger);
   const clientOptions = slackClientOptions(config);
   // The digest engine does its own retries and Retry-After waits, so its Slack client does none; a call Slack never
   // answers ends after 30 s (a hung post then counts as an unsure one: the history is searched before a retry).
   // In multi-workspace mode each workspace's digests post with a client of these settings and its own token.
   const digestClientOptions: WebClientOptions = {
     ...clientOptions,
-    logger,
-    logLevel: logger.getLevel(),
+    logger: sdkLogger,
+    logLevel: sdkLogger.getLevel(),
     timeout: 30_000,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
@@ -121,7 +125,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   if (mode === 'socket') {
     const receiver = new SocketModeReceiver({
       appToken: config.appToken!,
-      logger,
+      logger: sdkLogger,
       // The Socket Mode client calls apps.connections.open with its own Web API client: it must use the same
       // SLACK_API_URL as the bot's (a copy: the client adds its retry settings to the object it is given).
       installerOptions: { clientOptions: { ...clientOptions } },
@@ -131,15 +135,15 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       receiver,
       socketMode: true,
       extendedErrorHandler: true,
-      logger,
-      logLevel: logger.getLevel(),
+      logger: sdkLogger,
+      logLevel: sdkLogger.getLevel(),
       clientOptions,
     });
   } else {
     const receiver = new HTTPReceiver({
       signingSecret: config.signingSecret!,
       endpoints: EVENTS_PATH,
-      logger,
+      logger: sdkLogger,
       processBeforeResponse: false,
       bodyLimit: MAX_BODY_BYTES,
       // A payload the bot cannot route gets a 200 and an info line, not Bolt's 500 (or 404) and error line.
@@ -165,14 +169,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       ...auth,
       receiver,
       extendedErrorHandler: true,
-      logger,
-      logLevel: logger.getLevel(),
+      logger: sdkLogger,
+      logLevel: sdkLogger.getLevel(),
       clientOptions,
     });
   }
   if (config.oauth && options.secrets) {
-    const installations = new SqlInstallationStore({ db: store.executor, box: options.secrets });
-    registerWorkspaceEvents(app, { db: store.executor, installations, logger });
+    const installations = new SqlInstallationStore({ db: db, box: options.secrets });
+    registerWorkspaceEvents(app, { db: db, installations, logger });
   }
 
   // `extendedErrorHandler`: the handler is given the payload too.

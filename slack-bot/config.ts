@@ -3,7 +3,7 @@
  * `SLACK_CLIENT_SECRET`, `SLACK_STATE_SECRET`); HTTP with `SLACK_SIGNING_SECRET`, or Socket Mode with
  * `SLACK_APP_TOKEN`. A missing or malformed setting is a ConfigError with one line naming it.
  */
-import { ConfigError, type Env, httpUrl, noSpaces, required, text } from '../chat/settings.ts';
+import { ConfigError, type Env, httpUrl, noSpaces, required, text } from '../base/settings.ts';
 
 export interface SlackConfig {
   /** Single-workspace mode; undefined in multi-workspace mode, where each workspace's token comes from its install. */

@@ -4,7 +4,7 @@
  * tenant), the person who first connects a tenant's key (while it has no admin, anyone may), and whoever an admin
  * names with `admins add @person`. The names are kept per tenant in `connection_admins`.
  */
-import type { SqlExecutor } from '../chat/digests/storage/sql.ts';
+import type { SqlExecutor } from '../base/store/sql.ts';
 
 /** A person as a Teams activity names them: the bot-specific id (`29:…`) and, usually, the Entra object id. */
 export interface TeamsPerson {

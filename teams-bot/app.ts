@@ -9,14 +9,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC, withOverrides } from '@microsoft/teams.api';
 import { App } from '@microsoft/teams.apps';
+import type { ServiceLogger } from '../base/logging/logger.ts';
+import type { SqlExecutor } from '../base/store/sql.ts';
+import { WorkInFlight } from '../base/work-in-flight.ts';
 import type { SharedDigestDeps } from '../chat/answers/answer.ts';
 import type { Deadlines } from '../chat/answers/answer-in-time.ts';
 import type { ConnectDeps, PlaceDeps } from '../chat/connections/answer-in-place.ts';
 import type { DeliveryFor } from '../chat/digests/delivery/delivery.ts';
-import type { DigestStore } from '../chat/digests/storage/types.ts';
-import type { BotLogger } from '../chat/logging/logger.ts';
-import type { BotMetrics } from '../chat/operations/metrics.ts';
-import { WorkInFlight } from '../chat/work-in-flight.ts';
+import type { ChatMetrics } from '../chat/operations/metrics.ts';
 import { TenantAdmins } from './admins.ts';
 import type { TeamsConfig } from './config.ts';
 import { connectors } from './connector.ts';
@@ -32,9 +32,10 @@ export const MESSAGES_PATH = '/api/messages';
 
 export interface TeamsAdapterOptions {
   teams: TeamsConfig;
-  logger: BotLogger;
-  metrics: BotMetrics;
-  store: DigestStore;
+  logger: ServiceLogger;
+  metrics: ChatMetrics;
+  /** The service's database: the adapter's own tables live there. */
+  db: SqlExecutor;
   /** Answers in place (the chat core): the Linen clients by tenant and conversation. */
   place: Omit<PlaceDeps, 'digests' | 'connect'>;
   /** `digest` commands: the store and the key new subscriptions read with (this adapter adds Teams' channels). */
@@ -85,8 +86,8 @@ export async function createTeamsAdapter(options: TeamsAdapterOptions): Promise<
     connect: options.connect,
     deadlines: options.deadlines,
     connectorFor,
-    conversations: new TeamsConversations(options.store.executor),
-    admins: new TenantAdmins(options.store.executor, teams.adminUserIds),
+    conversations: new TeamsConversations(options.db),
+    admins: new TenantAdmins(options.db, teams.adminUserIds),
     work,
     pending: new PendingPdfs(),
   });

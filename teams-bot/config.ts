@@ -3,7 +3,7 @@
  * the bot registration's app (client) id and secret, and its home tenant (other organizations' tenants can still
  * install the app). Two more point the bot at local stand-ins in tests, defaulting to Microsoft's addresses.
  */
-import { ConfigError, type Env, httpUrl, noSpaces, required, text } from '../chat/settings.ts';
+import { ConfigError, type Env, httpUrl, noSpaces, required, text } from '../base/settings.ts';
 
 const TEAMS_VARS = ['TEAMS_CLIENT_ID', 'TEAMS_CLIENT_SECRET', 'TEAMS_TENANT_ID'] as const;
 

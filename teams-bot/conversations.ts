@@ -4,9 +4,10 @@
  * chat deletes, in one transaction, the digest subscriptions of its conversations and their records, and, once the
  * tenant has no conversation left, everything kept for the tenant (its keys, access rules and admins).
  */
+
+import type { SqlExecutor } from '../base/store/sql.ts';
 import { deleteWorkspaceRows } from '../chat/connections/forget.ts';
 import { Lru } from '../chat/connections/lru.ts';
-import type { SqlExecutor } from '../chat/digests/storage/sql.ts';
 
 export type ConversationType = 'personal' | 'channel' | 'groupChat';
 

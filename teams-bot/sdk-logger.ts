@@ -4,7 +4,7 @@
  * debug and info lines are not written: they carry whole activities (what people type, a key pasted in a form).
  */
 import type { App } from '@microsoft/teams.apps';
-import type { BotLogger } from '../chat/logging/logger.ts';
+import type { ServiceLogger } from '../base/logging/logger.ts';
 
 /** The SDK's logger interface (from `@microsoft/teams.common`, as the App takes it). */
 type ILogger = NonNullable<NonNullable<ConstructorParameters<typeof App>[0]>['logger']>;
@@ -23,7 +23,7 @@ function safeJson(v: unknown): string {
   }
 }
 
-export function sdkLogger(logger: BotLogger, name = 'teams'): ILogger {
+export function sdkLogger(logger: ServiceLogger, name = 'teams'): ILogger {
   const at =
     (write: (line: string) => void) =>
     (...parts: unknown[]) =>

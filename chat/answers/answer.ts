@@ -2,6 +2,9 @@
  * One handler per subcommand: fetch the report through the shared client, then build the answer's content with a
  * pure view function (each platform renders it). `answer()` never throws: a failure becomes its one-sentence answer.
  */
+
+import { failureFields } from '../../base/logging/log-fields.ts';
+import type { ServiceLogger } from '../../base/logging/logger.ts';
 import { lastCompleteDays } from '../../shared/dates.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { groupWithoutOwn, OPEN_TICKET_STATUSES, signalsOfKind } from '../../shared/reports/index.ts';
@@ -12,8 +15,6 @@ import type { DigestChannels, DigestCommandContext } from '../digests/digest-ans
 import { type DigestStore, runDigestCommand } from '../digests/index.ts';
 import type { DigestKind, Platform } from '../digests/storage/types.ts';
 import type { LinenService } from '../linen.ts';
-import { failureFields } from '../logging/log-fields.ts';
-import type { BotLogger } from '../logging/logger.ts';
 import { PLAIN_SURFACE, type Surface } from '../surface.ts';
 import { balanceView } from '../views/balance.ts';
 import { errorView, shareFooter, withNote } from '../views/common.ts';
@@ -34,7 +35,7 @@ import { type AnswerOutcome, outcomeOfError } from './outcome.ts';
 
 export interface AnswerContext {
   linen: LinenService;
-  logger?: BotLogger | undefined;
+  logger?: ServiceLogger | undefined;
   now?: (() => number) | undefined;
   /** The platform the answer is shown on (its name and words; default plain words). */
   surface?: Surface | undefined;

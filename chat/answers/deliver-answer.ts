@@ -4,11 +4,12 @@
  * the deadline the person has the answer or one sentence that the Linen API is not answering. What is shown, and
  * how it replaces the interim one, is the platform's (`AnswerIo`); the command is counted by its outcome.
  */
+
+import type { ServiceLogger } from '../../base/logging/logger.ts';
 import type { Answered } from '../connections/answer-in-place.ts';
 import type { Content } from '../content/document.ts';
-import type { BotLogger } from '../logging/logger.ts';
 import { commandLabelOf } from '../operations/command-label.ts';
-import type { BotMetrics, Platform } from '../operations/metrics.ts';
+import type { ChatMetrics, Platform } from '../operations/metrics.ts';
 import {
   answerInTime,
   type Deadlines,
@@ -31,8 +32,8 @@ export interface DeliverOptions {
   /** The command as typed (its metric label is its subcommand, never what follows). */
   text: string;
   platform: Platform;
-  logger: BotLogger;
-  metrics?: Pick<BotMetrics, 'command'> | undefined;
+  logger: ServiceLogger;
+  metrics?: Pick<ChatMetrics, 'command'> | undefined;
   deadlines?: Deadlines | undefined;
 }
 

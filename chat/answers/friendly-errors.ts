@@ -2,6 +2,8 @@
  * Every failure as one sentence a person in Slack or Teams can act on. Never a stack trace, never the key: the texts come
  * from the shared client's `userMessage` (already scrubbed of the key) or are written here.
  */
+
+import { DataFolderInUseError, StoreUnavailableError } from '../../base/store/errors.ts';
 import {
   AuthenticationError,
   ConnectionError,
@@ -14,7 +16,6 @@ import {
   SCOPE_LABELS,
   TimeoutError,
 } from '../../shared/errors.ts';
-import { DataFolderInUseError, StoreUnavailableError } from '../digests/storage/errors.ts';
 import { NoKeyError } from '../linen.ts';
 
 export interface ErrorContext {

@@ -4,6 +4,8 @@
  * connected answers how to connect); accounting answers are refused where they may not appear; then the usual
  * answer, with the channel's key.
  */
+
+import type { ServiceLogger } from '../../base/logging/logger.ts';
 import { type AnswerContext, answerText } from '../answers/answer.ts';
 import { parseCommand } from '../answers/grammar.ts';
 import type { AnswerOutcome } from '../answers/outcome.ts';
@@ -11,7 +13,6 @@ import type { Content } from '../content/document.ts';
 import { commandWords, type Rich, r } from '../content/rich.ts';
 import type { ChannelKey, DigestChannels } from '../digests/digest-answers.ts';
 import type { Platform } from '../digests/storage/types.ts';
-import type { BotLogger } from '../logging/logger.ts';
 import type { Surface } from '../surface.ts';
 import { errorView } from '../views/common.ts';
 import { helpView } from '../views/help.ts';
@@ -35,7 +36,7 @@ export interface PlaceDeps extends Omit<AnswerContext, 'linen' | 'caller' | 'sur
   workspaces: WorkspaceLinen;
   /** Present when organizations connect their own keys. */
   connect?: ConnectDeps | undefined;
-  logger: BotLogger;
+  logger: ServiceLogger;
 }
 
 /** A command as the platform adapter received it, with what the answers need of that platform. */

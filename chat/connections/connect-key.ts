@@ -3,12 +3,13 @@
  * checked against the API (its customers, and which scopes work), then saved sealed and bound to its place. A
  * problem is one sentence for the field at fault. The key is never logged or echoed.
  */
+
+import type { ServiceLogger } from '../../base/logging/logger.ts';
 import { isValidTimeZone } from '../../shared/dates.ts';
 import { AuthenticationError, ConnectionError, LinenError, TimeoutError } from '../../shared/errors.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import { describeError } from '../answers/friendly-errors.ts';
 import type { Platform } from '../digests/storage/types.ts';
-import type { BotLogger } from '../logging/logger.ts';
 import { lastFourOf, type Scope } from './connection.ts';
 import type { ConnectionStore } from './connection-store.ts';
 import { type CheckKeyOptions, checkKey } from './key-check.ts';
@@ -38,7 +39,7 @@ export interface ConnectKeyContext {
   createClient?: CheckKeyOptions['createClient'];
   /** Called with the key as soon as it is read, so the log scrubber knows it. */
   onSecret?: ((secret: string) => void) | undefined;
-  logger?: BotLogger | undefined;
+  logger?: ServiceLogger | undefined;
   now?: (() => number) | undefined;
 }
 

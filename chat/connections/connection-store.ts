@@ -5,10 +5,10 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { keyRefOf } from '../digests/key-ref.ts';
-import type { SqlExecutor } from '../digests/storage/sql.ts';
+import { keyRefOf } from '../../base/key-ref.ts';
+import type { SecretBox } from '../../base/secrets/crypto.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import type { Platform } from '../digests/storage/types.ts';
-import type { SecretBox } from '../secrets/crypto.ts';
 import {
   type AccountingAccess,
   type BoundKey,

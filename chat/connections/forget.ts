@@ -4,7 +4,7 @@
  * outlives it. A table that keeps data per workspace or tenant adds itself to WORKSPACE_TABLES (rows that hang off
  * those, such as digest runs, go by ON DELETE CASCADE).
  */
-import type { SqlExecutor } from '../digests/storage/sql.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 
 /** Every table with rows that belong to one workspace, and the column holding its team id. */
 export const WORKSPACE_TABLES: readonly { table: string; teamColumn: string }[] = [

@@ -1,11 +1,15 @@
 /**
- * The workspace tables, applied by the digest store's migration runner: they live in the same database.
+ * The workspace tables, in the service's one database beside the digests (applied with every part's migrations).
  * Slack installations (version 21) keep one sealed value (the whole installation, tokens included) per
  * workspace, or per Enterprise Grid organization for an org-wide install. Workspace connections (versions 25–29)
  * are our own rows next to the installation, keyed by team id: where accounting answers may appear, and the
  * Linen keys bound to places (`*` the workspace default, or a channel id), each sealed.
  */
-export const WORKSPACE_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+
+import type { SealedColumn } from '../../base/secrets/reencrypt.ts';
+import type { Migration } from '../../base/store/migrate.ts';
+
+export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   {
     version: 21,
     name: 'slack installations',
@@ -106,4 +110,10 @@ CREATE INDEX teams_conversations_tenant ON teams_conversations (tenant_id);
 CREATE INDEX teams_conversations_team ON teams_conversations (team_id)
 `,
   },
+];
+
+/** The columns of these tables that hold sealed values (moved to a new key by `npm run reencrypt`). */
+export const WORKSPACE_SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'slack_installations', idColumn: 'id', column: 'installation_sealed' },
+  { table: 'workspace_keys', idColumn: 'id', column: 'key_sealed' },
 ];

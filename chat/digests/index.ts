@@ -7,8 +7,8 @@
 
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { settlesWithin } from '../../base/settles-within.ts';
 import type { LinenClient } from '../../shared/index.ts';
-import { settlesWithin } from '../settles-within.ts';
 import { type Clock, systemClock, systemTimers, type Timers } from './clock.ts';
 import { ChannelPacer } from './delivery/channel-pacer.ts';
 import type { DeliveryFor } from './delivery/delivery.ts';
@@ -19,8 +19,7 @@ import type { DigestStore } from './storage/types.ts';
 
 export type { Clock, Timers } from './clock.ts';
 export { runDigestCommand } from './digest-answers.ts';
-export { clientsByKeyRef, keyRefOf } from './key-ref.ts';
-export { type DigestStore, openDigestStore } from './storage/index.ts';
+export type { DigestStore } from './storage/index.ts';
 
 /** A tick lands this long after a due time (timers may fire a hair early against the wall clock). */
 const DUE_MARGIN_MS = 10;

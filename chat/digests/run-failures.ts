@@ -6,8 +6,9 @@
  * - a post that may have gone out, where the channel cannot be searched for it, ends the run: not posted again;
  * - a workspace the app is no longer installed in stops the subscription quietly.
  */
+
+import { requestIdOf } from '../../base/logging/log-fields.ts';
 import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '../../shared/errors.ts';
-import { requestIdOf } from '../logging/log-fields.ts';
 import type { Clock } from './clock.ts';
 import { DeliveryError, type DigestDelivery, linenFailureReason } from './delivery/delivery.ts';
 import { type RetryOptions, withRetry } from './delivery/retry.ts';

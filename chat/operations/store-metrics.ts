@@ -1,55 +1,11 @@
 /**
- * The store as the metrics see it: its failures counted by operation, and a few counts read at scrape time
- * (installations, connections, subscriptions by status, how overdue the earliest due digest is). Each count is
- * one indexed or small-table query; a count that fails is left out of that scrape, never failing it.
+ * The chat tables as the metrics see them: a few counts read at scrape time (installations, connections,
+ * subscriptions by status, how overdue the earliest due digest is). Each count is one indexed or small-table query;
+ * a count that fails is left out of that scrape, never failing it.
  */
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import type { DigestStore } from '../digests/index.ts';
-import type { SqlExecutor } from '../digests/storage/sql.ts';
-import type { BotMetrics, StoreCounts } from './metrics.ts';
-
-type OnError = (operation: string) => void;
-
-/** Calls of `target`'s methods whose promise rejects (or that throw) are reported by method name. */
-function countingFailures<T extends object>(
-  target: T,
-  onError: OnError,
-  wrapProperty?: (name: string, value: unknown) => unknown,
-): T {
-  return new Proxy(target, {
-    get(obj, prop) {
-      const value = Reflect.get(obj, prop, obj);
-      if (typeof prop !== 'string') return value;
-      if (typeof value !== 'function') return wrapProperty ? wrapProperty(prop, value) : value;
-      return (...args: unknown[]) => {
-        try {
-          const result = (value as (...a: unknown[]) => unknown).apply(obj, args);
-          if (result instanceof Promise)
-            return result.catch((err: unknown) => {
-              onError(prop);
-              throw err;
-            });
-          return result;
-        } catch (err) {
-          onError(prop);
-          throw err;
-        }
-      };
-    },
-  });
-}
-
-/**
- * The store with its failures counted: its own methods by name, and the queries others run on its database
- * (connections, installations, pacing) as `sql_query` and `sql_transaction`.
- */
-export function storeCountingErrors(store: DigestStore, metrics: BotMetrics): DigestStore {
-  const executor = countingFailures<SqlExecutor>(store.executor, (op) => metrics.storeError(`sql_${op}`));
-  return countingFailures(
-    store,
-    (op) => metrics.storeError(op),
-    (name, value) => (name === 'executor' ? executor : value),
-  );
-}
+import type { StoreCounts } from './metrics.ts';
 
 /** `platform, n` rows as counts by platform; null when the table cannot be read. */
 async function countsBy(db: SqlExecutor, sql: string): Promise<Record<string, number> | null> {
@@ -59,8 +15,11 @@ async function countsBy(db: SqlExecutor, sql: string): Promise<Record<string, nu
 }
 
 /** The counts the gauges show, from the store's database. */
-export function readStoreCounts(store: DigestStore, now: () => number = Date.now): () => Promise<StoreCounts> {
-  const db = store.executor;
+export function readStoreCounts(
+  db: SqlExecutor,
+  store: Pick<DigestStore, 'nextDueAt'>,
+  now: () => number = Date.now,
+): () => Promise<StoreCounts> {
   return async () => {
     const [slack, teams, connections, statuses, due] = await Promise.all([
       countsBy(db, `SELECT 'slack' AS platform, count(*) AS n FROM slack_installations`),

@@ -4,8 +4,8 @@
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import type { LogFormat } from '../../chat/logging/logger.ts';
-import { ConfigError, loadLogFormat } from '../../chat/settings.ts';
+import type { LogFormat } from '../../base/logging/logger.ts';
+import { ConfigError, loadLogFormat } from '../../base/settings.ts';
 
 export interface ExcelServeConfig {
   /** `LINEN_BASE_URL`; unset: the sandbox API starts in this process (a trial on this machine). */

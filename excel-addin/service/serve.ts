@@ -11,10 +11,12 @@ import { createServer as createHttpServer, type RequestListener, type Server } f
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type DigestStore, openDigestStore } from '../../chat/digests/index.ts';
-import { type BotLogger, createLogger } from '../../chat/logging/logger.ts';
-import { keyPacers } from '../../chat/pacing/key-pacers.ts';
-import { ConfigError } from '../../chat/settings.ts';
+import { createLogger, type ServiceLogger } from '../../base/logging/logger.ts';
+import { keyPacers } from '../../base/pacing/key-pacers.ts';
+import { PACING_MIGRATIONS } from '../../base/pacing/migrations.ts';
+import { ConfigError } from '../../base/settings.ts';
+import { openDatabase } from '../../base/store/database.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { listen } from '../../service/listen.ts';
 import { getOrInsert } from '../../shared/collections.ts';
@@ -56,7 +58,7 @@ async function manifestWarning(config: ExcelServeConfig): Promise<string | undef
 }
 
 export interface ServeOptions {
-  logger?: BotLogger | undefined;
+  logger?: ServiceLogger | undefined;
   /** The API's rate limit each key is paced under (default 120 per 60 s; tests scale it). */
   rateLimit?: { limit: number; windowMs: number } | undefined;
 }
@@ -64,7 +66,7 @@ export interface ServeOptions {
 export async function serveExcel(config: ExcelServeConfig, options: ServeOptions = {}): Promise<ExcelServer> {
   const logger = options.logger ?? createLogger({ format: config.logFormat, name: 'linen-excel' });
   let sandbox: Sandbox | undefined;
-  let store: DigestStore | undefined;
+  let store: SqlExecutor | undefined;
   let server: Server | undefined;
   try {
     let baseUrl = config.baseUrl;
@@ -75,8 +77,9 @@ export async function serveExcel(config: ExcelServeConfig, options: ServeOptions
     }
     let pacerFor: (apiKey: string) => RequestPacer;
     if (config.databaseUrl) {
-      store = await openDigestStore({ databaseUrl: config.databaseUrl });
-      const pacers = keyPacers({ db: store.executor, ...options.rateLimit });
+      // Only the pacing's table: the bot's replicas on the same database share it.
+      store = await openDatabase({ databaseUrl: config.databaseUrl }, PACING_MIGRATIONS);
+      const pacers = keyPacers({ db: store, ...options.rateLimit });
       pacerFor = (key) => pacers.for(key);
     } else {
       const pacers = new Map<string, RequestPacer>();

@@ -6,10 +6,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DataFolderInUseError, isConnectionFailure, StoreUnavailableError } from '../../chat/digests/storage/errors.ts';
-import { openPg } from '../../chat/digests/storage/pg.ts';
-import { openPglite } from '../../chat/digests/storage/pglite.ts';
-import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
+import { DataFolderInUseError, isConnectionFailure, StoreUnavailableError } from '../../base/store/errors.ts';
+import { openPg } from '../../base/store/pg.ts';
+import { openPglite } from '../../base/store/pglite.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import { ConfigError, loadStorageConfig } from '../config.ts';
 
 /** The store could not be opened; `message` is the sentence for the operator. */

@@ -4,8 +4,8 @@
  * subscriptions with their runs, and the ones that fail with why. Never a sealed column: no key or token is read.
  * A store of an older version (a column or table missing) is read as far as it goes.
  */
-import { keyRefOf } from '../../chat/digests/key-ref.ts';
-import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
+import { keyRefOf } from '../../base/key-ref.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 
 /** Every row names its platform: a Slack workspace, or a Microsoft Teams tenant. */
 export type Platform = 'slack' | 'teams';

@@ -6,12 +6,15 @@
  * to, no worker runs here, the console's own channel is `#console`, and `preview` shows the digest.
  */
 import { createInterface } from 'node:readline';
+import { keyRefOf } from '../../base/key-ref.ts';
+import { createLogger } from '../../base/logging/logger.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import { answerText } from '../../chat/answers/answer.ts';
 import { code, r } from '../../chat/content/rich.ts';
 import type { DigestChannels } from '../../chat/digests/digest-answers.ts';
-import { type DigestStore, keyRefOf, openDigestStore } from '../../chat/digests/index.ts';
+import type { DigestStore } from '../../chat/digests/index.ts';
+import { digestStoreOver } from '../../chat/digests/storage/index.ts';
 import { LinenService } from '../../chat/linen.ts';
-import { createLogger } from '../../chat/logging/logger.ts';
 import { isIsoDay, isValidTimeZone } from '../../shared/dates.ts';
 import { startOfDayInZone } from '../../shared/day-start.ts';
 import { toSlackMessage } from '../../slack-bot/blocks/render.ts';
@@ -22,6 +25,7 @@ import { toAdaptiveCard } from '../../teams-bot/cards/render.ts';
 import { teamsDigestChannels } from '../../teams-bot/digests/teams-channels.ts';
 import { TEAMS_SURFACE } from '../../teams-bot/surface.ts';
 import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
+import { openServiceDatabase } from '../store.ts';
 
 export const DEMO_KEY = 'lk_live_demo_all_access';
 export const DEMO_TIME_ZONE = 'America/Chicago';
@@ -100,13 +104,18 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
   logger.addSecret(env.DATABASE_URL);
   const digestConfig = loadDigestConfig(env);
   const linen = new LinenService({ baseUrl, apiKey, timeZone });
+  // The database is opened on first use (a digest command), not at start.
+  let database: Promise<SqlExecutor> | undefined;
   let store: Promise<DigestStore> | undefined;
   const digests = {
-    store: () =>
-      (store ??= openDigestStore(
+    store: () => {
+      database ??= openServiceDatabase(
         { databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR },
         {},
-      )),
+      );
+      store ??= database.then(digestStoreOver);
+      return store;
+    },
     platform: teams ? ('teams' as const) : ('slack' as const),
     // Teams names no other channel in a message: a digest is for the conversation it is typed in.
     channels: teams ? teamsDigestChannels : consoleChannels,
@@ -161,7 +170,8 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
     print('');
     return 0;
   } finally {
-    if (store) await (await store.catch(() => null))?.close();
+    if (store) await (await store.catch(() => null))?.drain();
+    if (database) await (await database.catch(() => null))?.close();
     await linen.close();
     await closeSandbox?.();
   }

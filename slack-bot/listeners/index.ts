@@ -2,7 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { Deadlines } from '../../chat/answers/answer-in-time.ts';
 import type { PlaceDeps } from '../../chat/connections/answer-in-place.ts';
-import type { BotMetrics } from '../../chat/operations/metrics.ts';
+import type { ChatMetrics } from '../../chat/operations/metrics.ts';
 import type { SlackClient } from '../digests/slack.ts';
 import actions from './actions/index.ts';
 import commands from './commands/index.ts';
@@ -19,7 +19,7 @@ export type BotDeps = PlaceDeps & {
   digestSlack?: SlackClient | undefined;
   deadlines?: Deadlines | undefined;
   /** Counts each command and button by its outcome, and the time to its answer. */
-  metrics?: Pick<BotMetrics, 'command' | 'action'> | undefined;
+  metrics?: Pick<ChatMetrics, 'command' | 'action'> | undefined;
 };
 
 export function registerListeners(app: App, deps: BotDeps): void {

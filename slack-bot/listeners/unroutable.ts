@@ -91,7 +91,7 @@ function bodyOf(request: IncomingMessage): unknown {
   }
 }
 
-function ignore(reason: string, logger: Logger, response: import('node:http').ServerResponse): void {
+function ignore(reason: string, logger: Pick<Logger, 'info'>, response: import('node:http').ServerResponse): void {
   logger.info(`ignored ${reason}`);
   if (response.headersSent) return;
   response.writeHead(200);
@@ -131,7 +131,7 @@ type WithAck = AnyMiddlewareArgs & { ack?: () => Promise<void> };
  * First in the global middleware: a payload that got this far but that no listener could match (a click with no
  * action, a shortcut or view with no callback_id) ends here, acknowledged, before listener matching.
  */
-export function ignoreUnroutable(logger: Logger) {
+export function ignoreUnroutable(logger: Pick<Logger, 'info'>) {
   return async (args: AnyMiddlewareArgs & { next: () => Promise<void> }): Promise<void> => {
     const reason = unroutable(args.body);
     if (!reason) return args.next();

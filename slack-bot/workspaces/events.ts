@@ -4,15 +4,15 @@
  * already gone). A revoked user token alone (the installer's) is removed from the installation, which stays.
  */
 import type { App } from '@slack/bolt';
+import type { ServiceLogger } from '../../base/logging/logger.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import { forgetOrganization, forgetWorkspace } from '../../chat/connections/forget.ts';
-import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
-import type { BotLogger } from '../../chat/logging/logger.ts';
 import type { SqlInstallationStore } from './installation-store.ts';
 
 export interface WorkspaceEventDeps {
   db: SqlExecutor;
   installations: SqlInstallationStore;
-  logger: BotLogger;
+  logger: ServiceLogger;
 }
 
 interface Where {

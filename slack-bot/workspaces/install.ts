@@ -8,8 +8,8 @@
  */
 import type { HTTPReceiverOptions } from '@slack/bolt';
 import type { WebClientOptions } from '@slack/web-api';
-import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
-import type { SecretBox } from '../../chat/secrets/crypto.ts';
+import type { SecretBox } from '../../base/secrets/crypto.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import type { OAuthConfig } from '../config.ts';
 import { SqlInstallationStore } from './installation-store.ts';
 

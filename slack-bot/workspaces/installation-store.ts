@@ -5,8 +5,8 @@
  * Enterprise Grid org-wide install by its enterprise id.
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
-import type { SecretBox } from '../../chat/secrets/crypto.ts';
+import type { SecretBox } from '../../base/secrets/crypto.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 
 /** The store could not find an installation: Bolt then ignores the request (and logs that it did). */
 export class InstallationNotFoundError extends Error {

@@ -7,13 +7,13 @@
  */
 import type { App } from '@microsoft/teams.apps';
 import type { IAdaptiveCard } from '@microsoft/teams.cards';
+import { failureFields } from '../../base/logging/log-fields.ts';
 import { describeError, friendlyError } from '../../chat/answers/friendly-errors.ts';
 import { parseCommand } from '../../chat/answers/grammar.ts';
 import { type AnswerOutcome, outcomeOfError } from '../../chat/answers/outcome.ts';
 import { answerButton, contextFor } from '../../chat/connections/answer-in-place.ts';
 import { connectKey } from '../../chat/connections/connect-key.ts';
 import { EVERYWHERE } from '../../chat/connections/connection.ts';
-import { failureFields } from '../../chat/logging/log-fields.ts';
 import type { ActionName } from '../../chat/operations/metrics.ts';
 import { parsePdfRef } from '../../chat/views/balance.ts';
 import { errorView } from '../../chat/views/common.ts';

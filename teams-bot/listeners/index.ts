@@ -4,12 +4,12 @@
  * file consent that delivers a PDF.
  */
 import type { App } from '@microsoft/teams.apps';
+import type { ServiceLogger } from '../../base/logging/logger.ts';
+import type { WorkInFlight } from '../../base/work-in-flight.ts';
 import type { SharedDigestDeps } from '../../chat/answers/answer.ts';
 import type { Deadlines } from '../../chat/answers/answer-in-time.ts';
 import type { ConnectDeps, PlaceDeps } from '../../chat/connections/answer-in-place.ts';
-import type { BotLogger } from '../../chat/logging/logger.ts';
-import type { BotMetrics } from '../../chat/operations/metrics.ts';
-import type { WorkInFlight } from '../../chat/work-in-flight.ts';
+import type { ChatMetrics } from '../../chat/operations/metrics.ts';
 import type { TenantAdmins } from '../admins.ts';
 import type { TeamsConfig } from '../config.ts';
 import type { Connector } from '../connector.ts';
@@ -23,8 +23,8 @@ import search from './search.ts';
 
 export interface TeamsDeps {
   teams: TeamsConfig;
-  logger: BotLogger;
-  metrics: Pick<BotMetrics, 'command' | 'action'>;
+  logger: ServiceLogger;
+  metrics: Pick<ChatMetrics, 'command' | 'action'>;
   place: Omit<PlaceDeps, 'digests' | 'connect'>;
   digests: SharedDigestDeps | undefined;
   connect: ConnectDeps | undefined;

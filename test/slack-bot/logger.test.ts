@@ -1,8 +1,7 @@
 /** What reaches the bot's log: never a key, a token, a command's response_url or a Socket Mode ticket. */
-import { LogLevel } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { failureFields, logFields } from '../../chat/logging/log-fields.ts';
-import { createLogger } from '../../chat/logging/logger.ts';
+import { failureFields, logFields } from '../../base/logging/log-fields.ts';
+import { createLogger, type LogLevel } from '../../base/logging/logger.ts';
 import { ConfigError, loadLogFormat } from '../../service/config.ts';
 import { InternalServerError } from '../../shared/errors.ts';
 import { assertNoLeaks } from '../support/secret-leaks.ts';
@@ -10,7 +9,7 @@ import { assertNoLeaks } from '../support/secret-leaks.ts';
 it('scrubs keys, Slack tokens, response_urls and connection tickets at every level', () => {
   const lines: string[] = [];
   const logger = createLogger({
-    level: LogLevel.DEBUG,
+    level: 'debug',
     secrets: ['lk_live_demo_all_access'],
     write: (line) => lines.push(line),
   });
@@ -33,7 +32,7 @@ it('scrubs keys, Slack tokens, response_urls and connection tickets at every lev
 
 it('scrubs a JWT (a Bot Framework or Entra token) wherever it appears, keeping the line readable', () => {
   const lines: string[] = [];
-  const logger = createLogger({ level: LogLevel.DEBUG, write: (line) => lines.push(line) });
+  const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
   const jwt = `eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.${Buffer.from('{"aud":"bot","exp":1}').toString('base64url')}.c2lnbmF0dXJlLXNpZ25hdHVyZQ`;
   logger.debug(`token endpoint answered {"access_token":"${jwt}","expires_in":3599}`);
   logger.warn({ headers: { authorization: jwt } });
@@ -47,7 +46,7 @@ describe('LOG_FORMAT=json', () => {
   const jsonLogger = () => {
     const lines: { line: string; level: LogLevel }[] = [];
     const logger = createLogger({
-      level: LogLevel.DEBUG,
+      level: 'debug',
       format: 'json',
       secrets: [KEY],
       write: (line, level) => lines.push({ line, level }),

@@ -4,8 +4,8 @@
  * is not ready (503, a reason naming no secret) while the bot stays alive (`/healthz` 200).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, storeOver } from '../../chat/digests/storage/index.ts';
-import { MIGRATIONS } from '../../chat/digests/storage/migrations.ts';
+import { openPglite } from '../../base/store/pglite.ts';
+import { migrateServiceDatabase, SERVICE_MIGRATIONS } from '../../service/store.ts';
 import { openTestDb, PG_URL } from '../support/digest-db.ts';
 import type { Harness } from '../support/slack-harness.ts';
 import { startHarness } from '../support/slack-harness.ts';
@@ -41,9 +41,9 @@ describe('GET /readyz', () => {
 
   it('is not ready while a migration is missing, and names it; alive all the while', async () => {
     const db = await openPglite();
-    const store = await storeOver(db);
-    const bot = await h.startBotWith({}, { start: { digests: { worker: false }, digestStore: store } });
-    const latest = MIGRATIONS.at(-1)!;
+    await migrateServiceDatabase(db);
+    const bot = await h.startBotWith({}, { start: { digests: { worker: false }, database: db } });
+    const latest = SERVICE_MIGRATIONS.at(-1)!;
     await db.query('DELETE FROM digest_migrations WHERE version = $1', [latest.version]);
     const notReady = await probe(bot.bot.port, '/readyz');
     expect(notReady.status).toBe(503);
@@ -55,7 +55,7 @@ describe('GET /readyz', () => {
     await db.query('INSERT INTO digest_migrations (version, name) VALUES ($1, $2)', [latest.version, latest.name]);
     expect((await probe(bot.bot.port, '/readyz')).status).toBe(200);
     await bot.stop();
-    await store.close();
+    await db.close();
   });
 
   it.skipIf(!PG_URL)(
@@ -65,7 +65,7 @@ describe('GET /readyz', () => {
       const proxy = await startTcpProxy({ host: u.hostname, port: Number(u.port || 5432) });
       const via = proxy.urlFor(PG_URL!);
       const db = await openTestDb('pg', { via });
-      const bot = await h.startBotWith({}, { start: { digests: { worker: false }, digestStore: db.store } });
+      const bot = await h.startBotWith({}, { start: { digests: { worker: false }, database: db.executor } });
       try {
         expect((await probe(bot.bot.port, '/readyz')).status).toBe(200);
         proxy.cut();

@@ -5,10 +5,11 @@
  */
 import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { openPglite, storeOver } from '../../chat/digests/storage/index.ts';
-import { createLogger } from '../../chat/logging/logger.ts';
+import { createLogger } from '../../base/logging/logger.ts';
+import { openPglite } from '../../base/store/pglite.ts';
 import { loadConfig } from '../../service/config.ts';
 import { startBot } from '../../service/start.ts';
+import { migrateServiceDatabase } from '../../service/store.ts';
 import { createLinenClient } from '../../shared/node.ts';
 import { MAX_WAIT_MS } from '../../slack-bot/listeners/pending-acks.ts';
 import { MAX_BODY_BYTES } from '../../slack-bot/request-guard.ts';
@@ -162,19 +163,19 @@ describe('listen address', () => {
     // The client is frozen: a child object with its own close tells whether start-up closed it.
     const clientClosed = vi.fn(() => client.close());
     const linenClient = Object.create(client, { close: { value: clientClosed } }) as typeof client;
-    const digestStore = await storeOver(await openPglite());
+    const database = await migrateServiceDatabase(await openPglite());
     try {
       await expect(
         startBot(loadConfig(env), {
           linenClient,
-          digestStore,
+          database,
           digests: { worker: false },
           logger: createLogger({ write: () => {} }),
         }),
       ).rejects.toThrow(/^cannot listen on 203\.0\.113\.7 port 0 \(EADDRNOTAVAIL\): check BIND_ADDRESS and PORT\.$/);
       expect(clientClosed).toHaveBeenCalled();
     } finally {
-      await digestStore.close();
+      await database.close();
     }
   });
 

@@ -8,11 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Installation } from '@slack/bolt';
+import { keyRefOf } from '../../base/key-ref.ts';
+import { SecretBox } from '../../base/secrets/crypto.ts';
+import { openPg } from '../../base/store/pg.ts';
+import { openPglite } from '../../base/store/pglite.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import { EVERYWHERE } from '../../chat/connections/connection.ts';
 import { ConnectionStore } from '../../chat/connections/connection-store.ts';
-import { keyRefOf } from '../../chat/digests/key-ref.ts';
-import { migrate, openPg, openPglite, type SqlExecutor, storeOver } from '../../chat/digests/storage/index.ts';
-import { SecretBox } from '../../chat/secrets/crypto.ts';
+import { digestStoreOver } from '../../chat/digests/storage/index.ts';
+import { migrateServiceDatabase } from '../../service/store.ts';
 import { explainFailure } from '../../slack-bot/digests/slack.ts';
 import { SqlInstallationStore } from '../../slack-bot/workspaces/installation-store.ts';
 import { dropSchema, freshSchema, newSubscription, PG_URL } from './digest-db.ts';
@@ -62,7 +66,7 @@ export function adminStore(driver: 'pglite' | 'pg'): AdminStore {
 }
 
 async function migrated(db: SqlExecutor): Promise<SqlExecutor> {
-  await migrate(db);
+  await migrateServiceDatabase(db);
   return db;
 }
 
@@ -115,7 +119,7 @@ export async function seed(db: SqlExecutor): Promise<Seeded> {
   await connections.saveKey(TEAM_A, key(KEY_FIN, 'C0FIN'), connectedAt);
   await connections.saveKey(TEAM_B, key(KEY_B), connectedAt);
 
-  const store = await storeOver(db);
+  const store = digestStoreOver(db);
   const created = new Date(NOW.getTime() - 24 * HOUR);
   const sub = (teamId: string, apiKey: string, channelId: string, fields = {}) =>
     store.createSubscription(

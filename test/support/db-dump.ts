@@ -3,7 +3,7 @@
  * current schema (PGlite or a PostgreSQL test schema), each cast to text. And the encodings a secret could hide in.
  */
 import { expect } from 'vitest';
-import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 
 export async function dumpDatabase(db: SqlExecutor): Promise<string> {
   const tables = await db.query<{ table_name: string }>(

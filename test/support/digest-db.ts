@@ -1,14 +1,11 @@
 /** Digest stores for tests: PGlite in memory, and a fresh schema on TEST_DATABASE_URL (dropped afterwards). */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import {
-  type DigestStore,
-  type NewSubscription,
-  openPg,
-  openPglite,
-  type SqlExecutor,
-  storeOver,
-} from '../../chat/digests/storage/index.ts';
+import { openPg } from '../../base/store/pg.ts';
+import { openPglite } from '../../base/store/pglite.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
+import { type DigestStore, digestStoreOver, type NewSubscription } from '../../chat/digests/storage/index.ts';
+import { migrateServiceDatabase } from '../../service/store.ts';
 import { KEYS } from './sandbox-http.ts';
 import { assertNoLeaks, tableRows } from './secret-leaks.ts';
 
@@ -18,12 +15,14 @@ if (process.env.CI && !PG_URL) throw new Error('TEST_DATABASE_URL must be set in
 
 export interface TestDb {
   driver: 'pglite' | 'pg';
+  /** The service's database (every part's tables, migrated). */
+  executor: SqlExecutor;
   store: DigestStore;
   /** For PostgreSQL: the schema and URL other processes can join. */
   schema?: string;
   url?: string;
-  /** Another store on the same database (a second replica). */
-  another(): Promise<DigestStore>;
+  /** Another store on the same database, over a connection pool of its own (a second replica). */
+  another(): Promise<{ executor: SqlExecutor; store: DigestStore }>;
   close(): Promise<void>;
 }
 
@@ -53,32 +52,48 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
 export async function openTestDb(driver: 'pglite' | 'pg', options: { via?: string } = {}): Promise<TestDb> {
   if (driver === 'pglite') {
     // One embedded database per test process (it takes a few seconds to start); emptied between tests.
-    sharedPglite ??= openPglite().then(async (db) => ({ db, store: await storeOver(db) }));
+    sharedPglite ??= openPglite().then(async (db) => ({
+      db,
+      store: digestStoreOver(await migrateServiceDatabase(db)),
+    }));
     const { db, store } = await sharedPglite;
     // The previous test's rows, checked before they go.
     await assertNoKeysStored(db);
     await db.query('TRUNCATE digest_run_shown, digest_runs, digest_subscriptions');
-    return { driver, store, another: async () => store, close: () => assertNoKeysStored(db) };
+    return {
+      driver,
+      executor: db,
+      store,
+      another: async () => ({ executor: db, store }),
+      close: () => assertNoKeysStored(db),
+    };
   }
   if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = freshSchema();
-  const extra: DigestStore[] = [];
-  const db = await openPg({ connectionString: options.via ?? PG_URL, schema });
-  const store = await storeOver(db);
+  const extra: { executor: SqlExecutor; store: DigestStore }[] = [];
+  const db = await migrateServiceDatabase(await openPg({ connectionString: options.via ?? PG_URL, schema }));
+  const store = digestStoreOver(db);
   return {
     driver,
+    executor: db,
     store,
     schema,
     url: PG_URL,
     async another() {
-      const s = await storeOver(await openPg({ connectionString: PG_URL, schema }));
+      const executor = await openPg({ connectionString: PG_URL, schema });
+      const s = { executor, store: digestStoreOver(executor) };
       extra.push(s);
       return s;
     },
     async close() {
       const rowsChecked = assertNoKeysStored(db);
       await rowsChecked.finally(async () => {
-        await Promise.all([store, ...extra].map((s) => s.close()));
+        await Promise.all(
+          [{ executor: db, store }, ...extra].map(async (s) => {
+            await s.store.drain();
+            await s.executor.close();
+          }),
+        );
         await dropSchema(PG_URL, schema);
       });
     },

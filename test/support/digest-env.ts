@@ -1,12 +1,12 @@
 /** A digest test bench: sandbox over HTTP, fake Slack, a store, a manual clock and tick helpers. */
 import { WebClient } from '@slack/web-api';
+import { clientsByKeyRef, keyRefOf } from '../../base/key-ref.ts';
 import type { Content } from '../../chat/content/document.ts';
 import { ManualClock } from '../../chat/digests/clock.ts';
 import { ChannelPacer } from '../../chat/digests/delivery/channel-pacer.ts';
 import { type DigestCommandContext, runDigestCommand } from '../../chat/digests/digest-answers.ts';
 import { DigestEngine, type EngineOptions, silentLogger } from '../../chat/digests/engine.ts';
 import { type DigestWorkerOptions, startDigestWorker } from '../../chat/digests/index.ts';
-import { clientsByKeyRef, keyRefOf } from '../../chat/digests/key-ref.ts';
 import { runDigestTick } from '../../chat/digests/runner.ts';
 import { loadSandboxData, type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createLinenClient, type LinenClient } from '../../shared/node.ts';

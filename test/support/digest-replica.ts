@@ -5,12 +5,14 @@
  * point of its first post (printing `STALLED <run id>`), to be killed there.
  */
 
+import { clientsByKeyRef } from '../../base/key-ref.ts';
+import { openPg } from '../../base/store/pg.ts';
 import { ManualClock } from '../../chat/digests/clock.ts';
 import { silentLogger } from '../../chat/digests/engine.ts';
 import { startDigestWorker } from '../../chat/digests/index.ts';
-import { clientsByKeyRef } from '../../chat/digests/key-ref.ts';
-import { openPg, storeOver } from '../../chat/digests/storage/index.ts';
+import { digestStoreOver } from '../../chat/digests/storage/index.ts';
 import type { DigestRun } from '../../chat/digests/storage/types.ts';
+import { migrateServiceDatabase } from '../../service/store.ts';
 import { createLinenClient } from '../../shared/node.ts';
 import { slackDeliveries } from '../../slack-bot/digests/slack.ts';
 import { connectors } from '../../teams-bot/connector.ts';
@@ -20,7 +22,7 @@ import { webClient } from './digest-env.ts';
 
 const env = process.env;
 const db = await openPg({ connectionString: env.DATABASE_URL!, schema: env.DIGEST_SCHEMA!, max: 4 });
-const store = await storeOver(db);
+const store = digestStoreOver(await migrateServiceDatabase(db));
 const readClock = async () => new Date((await db.query<{ at: Date }>('SELECT at FROM digest_test_clock'))[0]!.at);
 const clock = new ManualClock(await readClock());
 const poll = setInterval(
@@ -74,6 +76,7 @@ process.on('SIGTERM', async () => {
   clearInterval(poll);
   await worker.stop();
   await linenClientFor.close();
-  await store.close();
+  await store.drain();
+  await db.close();
   process.exit(0);
 });

@@ -3,7 +3,7 @@
  * process, its store on DATABASE_URL, each key paced under PACING_LIMIT per PACING_WINDOW_MS. Prints `READY <port>`.
  */
 
-import { createLogger } from '../../chat/logging/logger.ts';
+import { createLogger } from '../../base/logging/logger.ts';
 import { loadExcelServeConfig } from '../../excel-addin/service/config.ts';
 import { serveExcel } from '../../excel-addin/service/serve.ts';
 

@@ -42,7 +42,7 @@ export function useInstalledWorkspaces(driver: 'pglite' | 'pg', o: InstallOption
       else addWorkspace(h.slack, w.teamId, { enterpriseId: w.enterpriseId, orgWide: w.orgWide });
     }
     suite.db = await openTestDb(driver);
-    await suite.db.store.executor.query('TRUNCATE slack_installations, workspace_connections CASCADE');
+    await suite.db.executor.query('TRUNCATE slack_installations, workspace_connections CASCADE');
     suite.bot = await h.startBotWith(
       {
         SLACK_BOT_TOKEN: undefined,
@@ -54,7 +54,7 @@ export function useInstalledWorkspaces(driver: 'pglite' | 'pg', o: InstallOption
         LINEN_ENCRYPTION_KEY: o.encryptionKey,
         ...o.env,
       },
-      { start: { digestStore: suite.db.store, digests: o.digests } },
+      { start: { database: suite.db.executor, digests: o.digests } },
     );
     const origin = `http://127.0.0.1:${suite.bot.bot.port}`;
     h.slack.oauth.redirectUrl = `${origin}/slack/oauth_redirect`;

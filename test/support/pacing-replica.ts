@@ -3,7 +3,7 @@
  * own pacing of the key) with the rate limit from PACING_LIMIT per PACING_WINDOW_MS. Prints `READY <port>`.
  */
 
-import { createLogger } from '../../chat/logging/logger.ts';
+import { createLogger } from '../../base/logging/logger.ts';
 import { loadConfig } from '../../service/config.ts';
 import { startBot } from '../../service/start.ts';
 

@@ -5,7 +5,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { expect } from 'vitest';
-import { type DigestStore, openPg, type SqlExecutor, storeOver } from '../../chat/digests/storage/index.ts';
+import { openPg } from '../../base/store/pg.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
+import { type DigestStore, digestStoreOver } from '../../chat/digests/storage/index.ts';
+import { migrateServiceDatabase } from '../../service/store.ts';
 import { dropSchema, freshSchema, PG_URL } from './digest-db.ts';
 import { createWaiters } from './waiters.ts';
 
@@ -64,8 +67,8 @@ export function replicaCluster(o: { startAt: string; env: () => Record<string, s
     async setup() {
       const schema = freshSchema();
       schemas.push(schema);
-      const db = await openPg({ connectionString: PG_URL!, schema });
-      const store = await storeOver(db);
+      const db = await migrateServiceDatabase(await openPg({ connectionString: PG_URL!, schema }));
+      const store = digestStoreOver(db);
       await db.query('CREATE TABLE digest_test_clock (at timestamptz NOT NULL)');
       await db.query('INSERT INTO digest_test_clock VALUES ($1)', [new Date(clockMs)]);
       return {

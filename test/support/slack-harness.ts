@@ -6,11 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DigestStore, openPglite, type SqlExecutor, storeOver } from '../../chat/digests/storage/index.ts';
-import { createLogger } from '../../chat/logging/logger.ts';
+import { createLogger } from '../../base/logging/logger.ts';
+import { openPglite } from '../../base/store/pglite.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import { type Sandbox, type SandboxData, startSandbox } from '../../sandbox/index.ts';
 import { loadConfig } from '../../service/config.ts';
 import { type RunningBot, type StartOptions, startBot } from '../../service/start.ts';
+import { migrateServiceDatabase } from '../../service/store.ts';
 import { type AsyncTransport, createLinenClient, type LinenClient, UndiciTransport } from '../../shared/node.ts';
 import { assertNoLeaks, type Produced, tableRows } from './secret-leaks.ts';
 import { validateMessage } from './slack-blockkit.ts';
@@ -84,7 +86,7 @@ export interface Harness {
       maxRetries?: number;
       /** The Linen client's per-request timeout (default the client's 20 s). */
       requestTimeoutMs?: number;
-      start?: Pick<StartOptions, 'digests' | 'digestStore' | 'multiWorkspace' | 'drainMs'>;
+      start?: Pick<StartOptions, 'digests' | 'database' | 'multiWorkspace' | 'drainMs'>;
       /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
       ownClients?: boolean;
     },
@@ -107,7 +109,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
   // Bots whose test sets no digest storage share one in-memory store (opened once: PGlite takes a moment to
   // start); a test that sets LINEN_DATA_DIR or DATABASE_URL gets the bot's own store, opened from that setting.
   const dataDirs: string[] = [];
-  let shared: Promise<DigestStore> | undefined;
+  let shared: Promise<SqlExecutor> | undefined;
   let sharedDb: SqlExecutor | undefined;
   // Validate every message as it reaches the fake Slack.
   const origPush = slack.posts.push.bind(slack.posts);
@@ -132,16 +134,16 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         BIND_ADDRESS: '127.0.0.1',
         ...envOverrides,
       };
-      let digestStore: DigestStore | undefined;
-      if (env.LINEN_DATA_DIR === undefined && env.DATABASE_URL === undefined && !opts.start?.digestStore) {
+      let database: SqlExecutor | undefined;
+      if (env.LINEN_DATA_DIR === undefined && env.DATABASE_URL === undefined && !opts.start?.database) {
         // Never the repository's ./data, even if the shared store is not used.
         env.LINEN_DATA_DIR = mkdtempSync(join(tmpdir(), 'linen-bot-'));
         dataDirs.push(env.LINEN_DATA_DIR);
         shared ??= openPglite().then((db) => {
           sharedDb = db;
-          return storeOver(db);
+          return migrateServiceDatabase(db);
         });
-        digestStore = await shared;
+        database = await shared;
       }
       const config = loadConfig(env);
       const logs: string[] = [];
@@ -172,7 +174,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         logger,
         linenClient,
         ...(opts.ownClients ? {} : { now: () => NOW }),
-        digestStore,
+        database,
         ...opts.start,
       });
       const url = `http://127.0.0.1:${bot.port}/slack/events`;

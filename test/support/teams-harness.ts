@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLogger } from '../../base/logging/logger.ts';
 import type { DigestStore } from '../../chat/digests/storage/index.ts';
-import { createLogger } from '../../chat/logging/logger.ts';
 import { type Sandbox, type SandboxData, startSandbox } from '../../sandbox/index.ts';
 import { loadConfig } from '../../service/config.ts';
 import { type RunningBot, type StartOptions, startBot } from '../../service/start.ts';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Authorize } from '@slack/bolt';
-import { SecretBox } from '../../chat/secrets/crypto.ts';
+import { SecretBox } from '../../base/secrets/crypto.ts';
 import type { StartOptions } from '../../service/start.ts';
 import type { BotUnderTest, Harness } from './slack-harness.ts';
 import { SIGNING_SECRET } from './slack-harness.ts';

@@ -142,7 +142,7 @@ describe('connecting a key from Teams', () => {
     const produced = [
       ...bot.logs.map((text) => ({ source: 'log line', text })),
       ...h.fakes.connector.activities.map((a) => ({ source: 'Teams post', text: JSON.stringify(a.activity ?? {}) })),
-      ...(await tableRows(bot.bot.digests.store.executor, [
+      ...(await tableRows(bot.bot.database, [
         'workspace_connections',
         'workspace_keys',
         'connection_admins',

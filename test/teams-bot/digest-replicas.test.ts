@@ -5,7 +5,7 @@
  * not posted again (never twice) and says why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyRefOf } from '../../chat/digests/key-ref.ts';
+import { keyRefOf } from '../../base/key-ref.ts';
 import { nextRuns, runsBetween } from '../../chat/digests/schedule.ts';
 import { loadSandboxData, type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { newSubscription, PG_URL } from '../support/digest-db.ts';
@@ -84,7 +84,8 @@ describe.skipIf(!PG_URL)('Teams digests on three bot processes sharing PostgreSQ
     expect(runs.every((r) => posts.some((p) => p.id === r.messageTs))).toBe(true);
     expect(new Set(runs.map((r) => r.claimedBy)).size).toBeGreaterThan(1);
     for (const r of replicas) r.kill('SIGTERM');
-    await store.close();
+    await store.drain();
+    await db.close();
   }, 60_000);
 
   it('a replica killed after its post went out, before it recorded it: the digest is not posted twice', async () => {
@@ -109,6 +110,7 @@ describe.skipIf(!PG_URL)('Teams digests on three bot processes sharing PostgreSQ
     expect(run!.error).toBe('may have been posted; not posted again');
     expect(fakes.connector.postsTo(channel)).toHaveLength(1);
     rescuer.child.kill('SIGTERM');
-    await store.close();
+    await store.drain();
+    await db.close();
   }, 40_000);
 });

@@ -5,7 +5,7 @@
  * once the tenant has no conversation left, its connection, keys, access rules and admins too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqlExecutor } from '../../chat/digests/storage/sql.ts';
+import type { SqlExecutor } from '../../base/store/sql.ts';
 import { readStatus } from '../../service/admin/status.ts';
 import { renderText } from '../../service/admin/text.ts';
 import { KEYS } from '../support/sandbox-http.ts';
@@ -38,7 +38,7 @@ const chat = groupChat();
 beforeAll(async () => {
   h = await startTeamsHarness();
   bot = await h.start({ mode: 'connected' });
-  db = bot.bot.digests.store.executor;
+  db = bot.bot.database;
 });
 afterAll(() => h?.close());
 

@@ -1,12 +1,10 @@
 /**
- * SQL migrations, applied in order inside one transaction and recorded in `digest_migrations`. A transaction
- * advisory lock (keyed by the current schema) makes concurrent starts wait for each other, so several
- * replicas starting at once apply each migration exactly once.
+ * The digest tables: subscriptions, their runs and what each run showed (versions 1, 20, 40 and on; the workspace
+ * tables use 21–29 and the pacing 30–34). The process applies them with every other part's (`chat/store.ts`).
  */
-import { WORKSPACE_MIGRATIONS } from '../../connections/migrations.ts';
-import type { SqlExecutor } from './sql.ts';
+import type { Migration } from '../../../base/store/migrate.ts';
 
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export const DIGEST_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'subscriptions, runs and shown signals',
@@ -67,20 +65,7 @@ ALTER TABLE digest_subscriptions ADD COLUMN kind text NOT NULL DEFAULT 'shortfal
 ALTER TABLE digest_subscriptions ADD COLUMN options jsonb NOT NULL DEFAULT '{}';
 `,
   },
-  ...WORKSPACE_MIGRATIONS,
-  // Numbered 30: the pacing tables use 30-34.
-  {
-    version: 30,
-    name: 'pacing shared by the replicas, a row per key fingerprint',
-    sql: `
-CREATE TABLE linen_pacing (
-  key_fingerprint text PRIMARY KEY,
-  sent double precision[] NOT NULL DEFAULT '{}',
-  blocked_until double precision NOT NULL DEFAULT 0
-);
-`,
-  },
-  // Numbered 40 and on: digests again.
+  // Numbered 40 and on: the workspace tables use 21-29 and the pacing 30-34.
   {
     version: 40,
     name: 'what a run showed, one row per run',
@@ -108,37 +93,3 @@ ALTER TABLE digest_subscriptions ADD COLUMN channel_name text
 `,
   },
 ];
-
-export async function migrate(db: SqlExecutor): Promise<number[]> {
-  return db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':linen_digest_migrations'))`);
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS digest_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const done = new Set(
-      (await tx.query<{ version: number }>('SELECT version FROM digest_migrations')).map((r) => Number(r.version)),
-    );
-    const applied: number[] = [];
-    for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
-      if (done.has(m.version)) continue;
-      for (const stmt of m.sql
-        .split(/;\s*\n/)
-        .map((s) => s.trim())
-        .filter(Boolean))
-        await tx.query(stmt);
-      await tx.query('INSERT INTO digest_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-      applied.push(m.version);
-    }
-    return applied;
-  });
-}
-
-/** The migrations this code knows that the database has not applied (all of them before the first start). */
-export async function pendingMigrations(db: SqlExecutor): Promise<number[]> {
-  const applied = await db.query<{ version: number }>('SELECT version FROM digest_migrations').catch((e: unknown) => {
-    if ((e as { code?: unknown }).code === '42P01') return []; // undefined_table: never migrated
-    throw e;
-  });
-  const done = new Set(applied.map((r) => Number(r.version)));
-  return MIGRATIONS.map((m) => m.version).filter((v) => !done.has(v));
-}

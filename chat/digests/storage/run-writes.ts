@@ -3,8 +3,8 @@
  * recording it posted (or quiet) with what it showed after. Each row stays conditional on its claim
  * (`claimed_by`), as a single write was: a worker whose lease was taken over records nothing.
  */
-import { GroupCommit } from './group-commit.ts';
-import type { SqlExecutor } from './sql.ts';
+import { GroupCommit } from '../../../base/store/group-commit.ts';
+import type { SqlExecutor } from '../../../base/store/sql.ts';
 import type { ShownRecord } from './types.ts';
 
 export interface PostingAsk {

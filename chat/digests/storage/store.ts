@@ -5,9 +5,9 @@
  * record anything).
  */
 import { randomBytes } from 'node:crypto';
+import type { SqlExecutor } from '../../../base/store/sql.ts';
 import { date, json, type Row, toRun, toSubscription } from './rows.ts';
 import { RunWrites } from './run-writes.ts';
-import type { SqlExecutor } from './sql.ts';
 import type {
   ClaimOptions,
   DigestRun,
@@ -36,14 +36,6 @@ export class SqlDigestStore implements DigestStore {
 
   constructor(private readonly db: SqlExecutor) {
     this.#writes = new RunWrites(db);
-  }
-
-  get driver() {
-    return this.db.driver;
-  }
-
-  get executor(): SqlExecutor {
-    return this.db;
   }
 
   async createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription> {
@@ -323,8 +315,7 @@ export class SqlDigestStore implements DigestStore {
     return rows.map(toRun);
   }
 
-  async close(): Promise<void> {
+  async drain(): Promise<void> {
     await this.#writes.drain();
-    await this.db.close();
   }
 }

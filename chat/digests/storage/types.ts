@@ -1,5 +1,4 @@
 /** What the digest store keeps: subscriptions, scheduled runs, and what each digest showed. */
-import type { SqlExecutor } from './sql.ts';
 
 export type Severity = 'low' | 'medium' | 'high';
 /**
@@ -120,10 +119,8 @@ export interface ClaimOptions {
   turnsPerChannel?: number | null;
 }
 
+/** The digest tables of the service's database: subscriptions, runs and what each run showed. */
 export interface DigestStore {
-  readonly driver: 'pglite' | 'pg';
-  /** The database the store lives in: the workspace tables (installations) are kept beside the digests. */
-  readonly executor: SqlExecutor;
   createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription>;
   getSubscription(id: string): Promise<Subscription | null>;
   listSubscriptions(filter?: {
@@ -184,5 +181,6 @@ export interface DigestStore {
   /** Several subscriptions by id in one query (missing ones are absent from the map). */
   getSubscriptions(ids: readonly string[]): Promise<Map<string, Subscription>>;
   listRuns(filter?: { subscriptionId?: string; status?: RunStatus }): Promise<DigestRun[]>;
-  close(): Promise<void>;
+  /** Waits for the writes batched in flight (runs' completions) to reach the database; its owner closes it. */
+  drain(): Promise<void>;
 }

@@ -3,6 +3,7 @@
  * and the customer choices of an ambiguous name (replay the command with the chosen customer).
  */
 import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { failureFields } from '../../../base/logging/log-fields.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringContent } from '../../../chat/answers/answer-in-time.ts';
 import { describeError, friendlyError } from '../../../chat/answers/friendly-errors.ts';
 import { parseCommand } from '../../../chat/answers/grammar.ts';
@@ -12,7 +13,6 @@ import { answerButton, contextFor } from '../../../chat/connections/answer-in-pl
 import type { Content } from '../../../chat/content/document.ts';
 import { note } from '../../../chat/content/document.ts';
 import { b, command, icon, r, user } from '../../../chat/content/rich.ts';
-import { failureFields } from '../../../chat/logging/log-fields.ts';
 import type { ActionName } from '../../../chat/operations/metrics.ts';
 import { parsePdfRef } from '../../../chat/views/balance.ts';
 import { errorView } from '../../../chat/views/common.ts';

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyRefOf } from '../../../chat/digests/key-ref.ts';
-import { storeOver } from '../../../chat/digests/storage/index.ts';
+import { keyRefOf } from '../../../base/key-ref.ts';
+import { digestStoreOver } from '../../../chat/digests/storage/index.ts';
 import { runAdmin } from '../../../service/admin/run.ts';
 import { type AdminStore, adminStore, NOW } from '../../support/admin-store.ts';
 import { drivers, newSubscription } from '../../support/digest-db.ts';
@@ -125,7 +125,7 @@ describe.each(drivers)('npm run admin -- status of a store on %s', (driver) => {
   it('a single-workspace store has no connection row, and says its key is LINEN_API_KEY', async () => {
     const db = await store.open();
     try {
-      const digests = await storeOver(db);
+      const digests = digestStoreOver(db);
       await digests.createSubscription(
         newSubscription({ teamId: 'T0ONE', keyRef: keyRefOf(ENV_KEY), channelId: 'C0OPS' }),
         NOW,

@@ -5,12 +5,12 @@
  * command of its workspace gets an answer from the API, at most once a minute.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ServiceLogger } from '../../../base/logging/logger.ts';
+import type { SqlExecutor } from '../../../base/store/sql.ts';
 import { answerCommand, type CommandRequest, type PlaceDeps } from '../../../chat/connections/answer-in-place.ts';
 import { ANSWERED_WRITE_EVERY_MS, ConnectionStore } from '../../../chat/connections/connection-store.ts';
 import { connectedWorkspaceLinen } from '../../../chat/connections/place-linen.ts';
-import type { SqlExecutor } from '../../../chat/digests/storage/sql.ts';
 import { LinenService } from '../../../chat/linen.ts';
-import type { BotLogger } from '../../../chat/logging/logger.ts';
 import { runAdmin } from '../../../service/admin/run.ts';
 import { createLinenClient, type HttpResponse } from '../../../shared/node.ts';
 import { SLACK_SURFACE } from '../../../slack-bot/surface.ts';
@@ -46,7 +46,7 @@ function expectNoSecret(text: string): void {
   expect(findLeaks(SECRETS, [{ source: 'admin output', text }])).toEqual([]);
 }
 
-const logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as BotLogger;
+const logger = { debug() {}, info() {}, warn() {}, error() {} } as unknown as ServiceLogger;
 
 /** An API that answers every listing with nothing: `/linen signals` is then a data answer. */
 function emptyApi(apiKey: string) {

@@ -4,7 +4,8 @@
  * whole backlog, not once a tick.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestWorker, keyRefOf } from '../../../chat/digests/index.ts';
+import { keyRefOf } from '../../../base/key-ref.ts';
+import type { DigestWorker } from '../../../chat/digests/index.ts';
 import type { TickResult } from '../../../chat/digests/runner.ts';
 import { nextRuns } from '../../../chat/digests/schedule.ts';
 import { drivers, newSubscription } from '../../support/digest-db.ts';

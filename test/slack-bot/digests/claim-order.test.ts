@@ -3,7 +3,7 @@
  * queue as its pace lets a run go out before its lease ends.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keyRefOf } from '../../../chat/digests/key-ref.ts';
+import { keyRefOf } from '../../../base/key-ref.ts';
 import { drivers, newSubscription } from '../../support/digest-db.ts';
 import { type DigestEnv, KEY, startDigestEnv, TZ } from '../../support/digest-env.ts';
 

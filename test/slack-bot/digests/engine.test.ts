@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate } from '../../../base/store/migrate.ts';
 import type { DigestCommandContext } from '../../../chat/digests/digest-answers.ts';
-import { migrate } from '../../../chat/digests/storage/index.ts';
+import { SERVICE_MIGRATIONS } from '../../../service/store.ts';
 import { drivers } from '../../support/digest-db.ts';
 import {
   CH,
@@ -105,7 +106,7 @@ for (const driver of drivers) {
     it('migrations are recorded once and re-running them is a no-op', async () => {
       const again = await env.db.another();
       expect(again).toBeTruthy();
-      expect(await migrate((env.db.store as unknown as { db: Parameters<typeof migrate>[0] }).db)).toEqual([]);
+      expect(await migrate(env.db.executor, SERVICE_MIGRATIONS)).toEqual([]);
     });
 
     it('posts the digest at 07:00, then what changed since: new and no-longer-open signals, with fill rates', async () => {
@@ -166,7 +167,7 @@ for (const driver of drivers) {
         await cmd(`subscribe <#C0CH${i}|c${i}>`).then((r) => expect(r.text).toMatch(/not a member/));
       for (let i = 0; i < 6; i++) env.slack.members.add(`C0CH${i}`);
       for (let i = 0; i < 6; i++) await cmd(`subscribe <#C0CH${i}|c${i}>`);
-      const other = env.engine({ workerId: 'w-other', store: await env.db.another() });
+      const other = env.engine({ workerId: 'w-other', store: (await env.db.another()).store });
       env.clock.set('2026-11-05T13:00:00Z');
       const [a, b] = await Promise.all([env.tick(), env.tick(other)]);
       expect((a.outcomes.posted ?? 0) + (b.outcomes.posted ?? 0)).toBe(6);

@@ -4,10 +4,10 @@
  * given up after a few attempts, a key reference no longer configured, and `#channel` arguments.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { keyRefOf } from '../../../base/key-ref.ts';
 import { inScope } from '../../../chat/digests/content.ts';
 import type { DigestCommandContext } from '../../../chat/digests/digest-answers.ts';
 import type { Logger } from '../../../chat/digests/engine.ts';
-import { keyRefOf } from '../../../chat/digests/key-ref.ts';
 import type { InventorySignal } from '../../../sandbox/model.ts';
 import { drivers } from '../../support/digest-db.ts';
 import {

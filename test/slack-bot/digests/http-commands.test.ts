@@ -67,7 +67,7 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
     };
 
     it('the bot opened its store where configured and started the worker', () => {
-      expect(bot.bot.digests.store.driver).toBe(driver);
+      expect(bot.bot.database.driver).toBe(driver);
       expect(bot.bot.digests.worker).not.toBeNull();
       expect(
         bot.logs.some((l) =>

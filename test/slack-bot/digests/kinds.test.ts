@@ -32,7 +32,7 @@ for (const driver of drivers) {
     const posts = () => env.slack.posts(CH);
     /** A tick by two replicas at once: what they did together. */
     const bothTick = async () => {
-      const other = env.engine({ workerId: 'w-other', store: await env.db.another() });
+      const other = env.engine({ workerId: 'w-other', store: (await env.db.another()).store });
       const [a, b] = await Promise.all([env.tick(), env.tick(other)]);
       return {
         posted: (a.outcomes.posted ?? 0) + (b.outcomes.posted ?? 0),

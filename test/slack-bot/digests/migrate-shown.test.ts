@@ -3,7 +3,12 @@
  * every run's record, now one row per run in signal order, and the next digest compares with it as before.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openPg, openPglite, type SqlExecutor, storeOver } from '../../../chat/digests/storage/index.ts';
+import { migrate } from '../../../base/store/migrate.ts';
+import { openPg } from '../../../base/store/pg.ts';
+import { openPglite } from '../../../base/store/pglite.ts';
+import type { SqlExecutor } from '../../../base/store/sql.ts';
+import { digestStoreOver } from '../../../chat/digests/storage/index.ts';
+import { migrateServiceDatabase, SERVICE_MIGRATIONS } from '../../../service/store.ts';
 import { drivers, dropSchema, freshSchema, newSubscription, PG_URL } from '../../support/digest-db.ts';
 
 const BEFORE_40 = `CREATE TABLE digest_run_signals (
@@ -39,8 +44,11 @@ describe.each(drivers)('migration 40 on %s', (driver) => {
 
   it("keeps each run's shown signals, one row per run in signal order", async () => {
     const db = await openRaw();
-    const store = await storeOver(db);
-    cleanup.push(() => store.close());
+    const store = digestStoreOver(await migrateServiceDatabase(db));
+    cleanup.push(async () => {
+      await store.drain();
+      await db.close();
+    });
     const sub = await store.createSubscription(
       newSubscription({ keyRef: 'kr_1', channelId: 'C0MIGRATE' }),
       new Date('2026-11-01T12:00:00Z'),
@@ -68,7 +76,7 @@ describe.each(drivers)('migration 40 on %s', (driver) => {
         ['r_posted', signal, state, JSON.stringify(snapshot(`summary of ${signal}`))],
       );
 
-    expect(await migrate(db)).toEqual([40]);
+    expect(await migrate(db, SERVICE_MIGRATIONS)).toEqual([40]);
     const previous = await store.previousDigest(sub.id, new Date('2026-11-05T13:00:00Z'));
     expect(previous?.run.id).toBe('r_posted');
     expect(previous?.shown).toEqual([

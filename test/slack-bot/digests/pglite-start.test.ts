@@ -10,10 +10,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDigestStore, openPglite, storeOver } from '../../../chat/digests/storage/index.ts';
-import { DATA_DIR_TEMPLATE, installedTemplate } from '../../../chat/digests/storage/pglite-template.ts';
+import { openPglite } from '../../../base/store/pglite.ts';
+import { DATA_DIR_TEMPLATE, installedTemplate } from '../../../base/store/pglite-template.ts';
 import { buildService } from '../../../scripts/build-service.ts';
+import { migrateServiceDatabase } from '../../../service/store.ts';
 import { newSubscription } from '../../support/digest-db.ts';
+import { openServiceStore, serviceStoreOver } from '../../support/service-store.ts';
 
 const folders: string[] = [];
 function tempFolder(): string {
@@ -35,7 +37,7 @@ describe('a new embedded store', () => {
   it('is a copy of the prepared folder: it opens, migrates and serves, and a restart keeps its rows', async () => {
     const template = await installedTemplate();
     const dataDir = tempFolder();
-    const store = await openDigestStore({ dataDir }, {});
+    const store = await openServiceStore({ dataDir });
     const created = await store.createSubscription(
       newSubscription({ keyRef: 'k1', channelId: 'C0START' }),
       new Date('2026-11-05T12:00:00Z'),
@@ -46,7 +48,7 @@ describe('a new embedded store', () => {
     // Nothing staged is left beside the store.
     expect(existsSync(join(dataDir, `.digests.${process.pid}.partial`))).toBe(false);
 
-    const again = await openDigestStore({ dataDir }, {});
+    const again = await openServiceStore({ dataDir });
     try {
       const subs = await again.listSubscriptions();
       expect(subs.map((s) => [s.id, s.channelId])).toEqual([[created.id, 'C0START']]);
@@ -60,7 +62,7 @@ describe('a new embedded store', () => {
     mkdirSync(folder);
     const db = await openPglite(folder);
     try {
-      const store = await storeOver(db);
+      const store = serviceStoreOver(await migrateServiceDatabase(db));
       expect(await store.listSubscriptions()).toEqual([]);
     } finally {
       await db.close();

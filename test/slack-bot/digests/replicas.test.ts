@@ -1,6 +1,6 @@
 /** Several bot processes on one PostgreSQL database, driven by a shared controllable clock. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyRefOf } from '../../../chat/digests/key-ref.ts';
+import { keyRefOf } from '../../../base/key-ref.ts';
 import { nextRuns, runsBetween } from '../../../chat/digests/schedule.ts';
 import { loadSandboxData, type Sandbox, startSandbox } from '../../../sandbox/index.ts';
 import { newSubscription, PG_URL } from '../../support/digest-db.ts';
@@ -86,7 +86,8 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
     expect(runs.map((r) => r.status)).toEqual(Array(expected).fill('posted'));
     expect(new Set(runs.map((r) => r.claimedBy)).size).toBeGreaterThan(1); // the work was shared
     for (const r of replicas) r.kill('SIGTERM');
-    await store.close();
+    await store.drain();
+    await db.close();
   }, 50_000);
 
   for (const stall of ['after-post', 'before-post'] as const) {
@@ -116,7 +117,8 @@ describe.skipIf(!PG_URL)('digests on three bot processes sharing PostgreSQL', ()
       expect(slack.posts(channel)).toHaveLength(1);
       expect(run!.messageTs).toBe(slack.posts(channel)[0]!.ts);
       rescuer.kill('SIGTERM');
-      await store.close();
+      await store.drain();
+      await db.close();
     }, 30_000);
   }
 });

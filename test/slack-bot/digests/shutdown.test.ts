@@ -4,7 +4,8 @@
  * post still unanswered when the drain ends keeps its lease; another replica then posts the rest, each once.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DigestWorker, keyRefOf } from '../../../chat/digests/index.ts';
+import { keyRefOf } from '../../../base/key-ref.ts';
+import type { DigestWorker } from '../../../chat/digests/index.ts';
 import { nextRuns } from '../../../chat/digests/schedule.ts';
 import { drivers, newSubscription } from '../../support/digest-db.ts';
 import { type DigestEnv, KEY, startDigestEnv, TZ } from '../../support/digest-env.ts';

@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DataFolderInUseError, StoreUnavailableError } from '../../../base/store/errors.ts';
 import { type DigestCommandContext, runDigestCommand } from '../../../chat/digests/digest-answers.ts';
 import type { Logger } from '../../../chat/digests/engine.ts';
-import { DataFolderInUseError, StoreUnavailableError } from '../../../chat/digests/storage/errors.ts';
-import { openDigestStore } from '../../../chat/digests/storage/index.ts';
 import { openTestDb, PG_URL, type TestDb } from '../../support/digest-db.ts';
 import { CH, commandContext, type DigestEnv, startDigestEnv } from '../../support/digest-env.ts';
+import { openServiceStore } from '../../support/service-store.ts';
 import { allText, BOT_TOKEN, type Harness, SIGNING_SECRET, startHarness, TZ } from '../../support/slack-harness.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 
@@ -135,7 +135,7 @@ describe.runIf(PG_URL)('/linen while the digest database is away', () => {
   });
 
   it('digest commands answer in one sentence, other commands are answered as usual, and it recovers', async () => {
-    const bot = await h.startBotWith({}, { start: { digestStore: db.store, digests: { worker: false } } });
+    const bot = await h.startBotWith({}, { start: { database: db.executor, digests: { worker: false } } });
     h.slack.channels.set('C0LINEN', { name: 'linen-ops-room', member: true });
     const ask = (text: string) => bot.ask(text, { userId: 'U0ADMIN', channelId: 'C0LINEN' });
     expect(allText(await ask('digest list'))).toContain('No digest subscriptions yet.');
@@ -174,8 +174,8 @@ describe('a PGlite data folder already held by another process', () => {
     const script = join(dir, 'holder.mts');
     writeFileSync(
       script,
-      `import { openDigestStore } from ${JSON.stringify(join(process.cwd(), 'chat/digests/storage/index.ts'))};
-      const store = await openDigestStore({ dataDir: ${JSON.stringify(dir)} }, {});
+      `import { openServiceStore } from ${JSON.stringify(join(process.cwd(), 'test/support/service-store.ts'))};
+      const store = await openServiceStore({ dataDir: ${JSON.stringify(dir)} });
       await store.createSubscription({ keyRef: 'k', channelId: 'C1', cadence: 'daily', time: '07:00',
         timeZone: 'UTC', customerIds: [], minSeverity: 'low', allClear: false, createdBy: 'U1' }, new Date(), null);
       process.on('SIGTERM', async () => { await store.close(); process.exit(0); });
@@ -203,14 +203,14 @@ describe('a PGlite data folder already held by another process', () => {
 
   it('opening it here fails with DataFolderInUseError naming the folder and the pid; the holder keeps its data', async () => {
     const pid = await holdIt();
-    const err = await openDigestStore({ dataDir: dir }, {}).catch((e: unknown) => e);
+    const err = await openServiceStore({ dataDir: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DataFolderInUseError);
     expect((err as Error).message).toBe(
       `the digest store folder ${join(dir, 'digests')} is in use by another process (pid ${pid}); run one bot per LINEN_DATA_DIR, or set DATABASE_URL to share a PostgreSQL database between several`,
     );
     await release();
     // The holder released the folder on its way out: it opens now, with the holder's row intact.
-    const store = await openDigestStore({ dataDir: dir }, {});
+    const store = await openServiceStore({ dataDir: dir });
     expect((await store.listSubscriptions()).map((s) => s.channelId)).toEqual(['C1']);
     await store.close();
   }, 60_000);
@@ -243,10 +243,10 @@ describe('a PGlite data folder already held by another process', () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.on('close', r));
     writeFileSync(join(dir, 'digests.lock'), `${dead.pid}\n`);
-    const store = await openDigestStore({ dataDir: dir }, {});
+    const store = await openServiceStore({ dataDir: dir });
     expect(readFileSync(join(dir, 'digests.lock'), 'utf8').trim()).toBe(String(process.pid));
     // A second open in this process is refused as well.
-    await expect(openDigestStore({ dataDir: dir }, {})).rejects.toBeInstanceOf(DataFolderInUseError);
+    await expect(openServiceStore({ dataDir: dir })).rejects.toBeInstanceOf(DataFolderInUseError);
     await store.close();
     expect(() => readFileSync(join(dir, 'digests.lock'))).toThrow();
   }, 60_000);

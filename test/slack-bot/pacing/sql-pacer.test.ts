@@ -1,9 +1,9 @@
 /** A key's pacing in PostgreSQL, shared by replicas (each its own pool on one schema), and the per-key registry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyRefOf } from '../../../chat/digests/key-ref.ts';
-import type { DigestStore, SqlExecutor } from '../../../chat/digests/storage/index.ts';
-import { keyPacers } from '../../../chat/pacing/key-pacers.ts';
-import { SqlPacer } from '../../../chat/pacing/sql-pacer.ts';
+import { keyRefOf } from '../../../base/key-ref.ts';
+import { keyPacers } from '../../../base/pacing/key-pacers.ts';
+import { SqlPacer } from '../../../base/pacing/sql-pacer.ts';
+import type { SqlExecutor } from '../../../base/store/sql.ts';
 import { Pacer } from '../../../shared/core/pacing.ts';
 import { openTestDb, PG_URL, type TestDb } from '../../support/digest-db.ts';
 
@@ -11,15 +11,15 @@ const KEY = 'lk_live_pacing_test_key_0123456789';
 
 describe.skipIf(!PG_URL)('pacing kept in PostgreSQL', () => {
   let db: TestDb;
-  let replicas: DigestStore[];
+  let replicas: SqlExecutor[];
   beforeAll(async () => {
     db = await openTestDb('pg');
-    replicas = [db.store, await db.another(), await db.another()];
+    replicas = [db.executor, (await db.another()).executor, (await db.another()).executor];
   });
   afterAll(() => db.close());
 
-  const pacerOn = (store: DigestStore, fingerprint: string) =>
-    new SqlPacer({ db: store.executor, fingerprint, limit: 5, windowMs: 60_000 });
+  const pacerOn = (executor: SqlExecutor, fingerprint: string) =>
+    new SqlPacer({ db: executor, fingerprint, limit: 5, windowMs: 60_000 });
 
   it('grants exactly `limit` slots to a burst of concurrent requests from three replicas', async () => {
     const pacers = replicas.map((r) => pacerOn(r, 'key_burst'));
@@ -29,12 +29,12 @@ describe.skipIf(!PG_URL)('pacing kept in PostgreSQL', () => {
   });
 
   it('dates a slot by its answer, on the database clock', async () => {
-    const pacer = new SqlPacer({ db: replicas[0]!.executor, fingerprint: 'key_settle', limit: 1, windowMs: 60_000 });
+    const pacer = new SqlPacer({ db: replicas[0]!, fingerprint: 'key_settle', limit: 1, windowMs: 60_000 });
     const first = await pacer.acquire();
     expect(first.waitMs).toBe(0);
     await new Promise((r) => setTimeout(r, 300)); // the request's round trip
     await pacer.settle(first.slot);
-    const [row] = await replicas[1]!.executor.query<{ sent: number[] }>(
+    const [row] = await replicas[1]!.query<{ sent: number[] }>(
       "SELECT sent FROM linen_pacing WHERE key_fingerprint = 'key_settle'",
     );
     expect(row!.sent).toHaveLength(1);
@@ -48,15 +48,15 @@ describe.skipIf(!PG_URL)('pacing kept in PostgreSQL', () => {
   });
 
   it('keeps a row per key fingerprint and never the key', async () => {
-    const pacers = keyPacers({ db: replicas[0]!.executor });
+    const pacers = keyPacers({ db: replicas[0]! });
     await pacers.for(KEY).acquire(0);
-    const rows = await replicas[0]!.executor.query<Record<string, unknown>>('SELECT * FROM linen_pacing');
+    const rows = await replicas[0]!.query<Record<string, unknown>>('SELECT * FROM linen_pacing');
     expect(rows.map((r) => r.key_fingerprint)).toContain(keyRefOf(KEY));
     expect(JSON.stringify(rows)).not.toContain(KEY);
   });
 
   it('gives every client of a key the same shared pacer', () => {
-    const pacers = keyPacers({ db: replicas[0]!.executor });
+    const pacers = keyPacers({ db: replicas[0]! });
     expect(pacers.for(KEY)).toBeInstanceOf(SqlPacer);
     expect(pacers.for(KEY)).toBe(pacers.for(KEY));
     expect(pacers.for(`${KEY}x`)).not.toBe(pacers.for(KEY));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EncryptionKeyError, SealedValueError, SecretBox, secretBoxFromEnv } from '../../../chat/secrets/crypto.ts';
+import { EncryptionKeyError, SealedValueError, SecretBox, secretBoxFromEnv } from '../../../base/secrets/crypto.ts';
 
 const newKey = () => randomBytes(32).toString('base64');
 

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { openDigestStore } from '../../../chat/digests/storage/index.ts';
-import { SecretBox } from '../../../chat/secrets/crypto.ts';
+import { SecretBox } from '../../../base/secrets/crypto.ts';
 import { ConfigError, isConsoleMode, loadConfig, secretsOf } from '../../../service/config.ts';
 import { main } from '../../../service/index.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
+import { openServiceStore } from '../../support/service-store.ts';
 
 const KEY = randomBytes(32).toString('base64');
 const MULTI = {
@@ -119,7 +119,7 @@ describe('npm run reencrypt', () => {
     const dir = mkdtempSync(join(tmpdir(), 'linen-reencrypt-'));
     try {
       const oldKey = randomBytes(32).toString('base64');
-      const seed = await openDigestStore({ dataDir: dir }, {});
+      const seed = await openServiceStore({ dataDir: dir });
       const before = new SqlInstallationStore({ db: seed.executor, box: new SecretBox({ current: oldKey }) });
       for (const teamId of ['T0AAA', 'T0BBB']) {
         await before.storeInstallation({

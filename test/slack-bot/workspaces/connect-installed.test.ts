@@ -72,13 +72,13 @@ describe.each(drivers)('installed workspaces connect their own keys (%s)', (driv
   });
 
   it('the database dump holds no Linen key in any encoding', async () => {
-    await expectNoSecretInDump(suite.db.store.executor, [KEY_A, KEY_B], [/workspace_keys[\s\S]*\(T0AAA,\*,key_/]);
+    await expectNoSecretInDump(suite.db.executor, [KEY_A, KEY_B], [/workspace_keys[\s\S]*\(T0AAA,\*,key_/]);
   });
 
   it('uninstalling one workspace wipes its keys with its installation and keeps the other', async () => {
     expect(await postEvent(suite.bot.url, SIGNING_SECRET, TEAM_A, { type: 'app_uninstalled' })).toBe(200);
     await waitForLog(/app_uninstalled: workspace T0AAA forgotten \(.*workspace_connections 1/);
-    const keys = await suite.db.store.executor.query<{ team_id: string }>('SELECT team_id FROM workspace_keys');
+    const keys = await suite.db.executor.query<{ team_id: string }>('SELECT team_id FROM workspace_keys');
     expect(keys.map((k) => k.team_id)).toEqual([TEAM_B]);
     const b = allText(await suite.bot.ask('tickets', { teamId: TEAM_B, userId: ADMIN }));
     expect(b).toContain('Harborview Hotel');

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyRefOf } from '../../../base/key-ref.ts';
 import { ManualClock } from '../../../chat/digests/clock.ts';
-import { keyRefOf } from '../../../chat/digests/key-ref.ts';
 import { expectNoSecretInDump } from '../../support/db-dump.ts';
 import { allText, type BotUnderTest, buttons, type Harness, startHarness } from '../../support/slack-harness.ts';
 import {
@@ -237,7 +237,7 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
   });
 
   it('the database holds every connected key sealed: no key in any encoding', async () => {
-    await expectNoSecretInDump(bot.bot.digests.store.executor, Object.values(KEY), [/^\(T0\w+,\*,key_/m]);
+    await expectNoSecretInDump(bot.bot.database, Object.values(KEY), [/^\(T0\w+,\*,key_/m]);
   });
 
   it('help lists connect, disconnect, status and access', async () => {

@@ -5,13 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../../../base/secrets/crypto.ts';
+import { reencryptAll } from '../../../base/secrets/reencrypt.ts';
 import { EVERYWHERE } from '../../../chat/connections/connection.ts';
 import { ConnectionStore, type OpenedKey } from '../../../chat/connections/connection-store.ts';
 import { forgetWorkspace } from '../../../chat/connections/forget.ts';
 import { connectedWorkspaceLinen } from '../../../chat/connections/place-linen.ts';
 import { LinenService } from '../../../chat/linen.ts';
-import { SecretBox } from '../../../chat/secrets/crypto.ts';
-import { reencryptAll } from '../../../chat/secrets/reencrypt.ts';
+import { SEALED_COLUMNS } from '../../../service/store.ts';
 import { expectNoSecretInDump } from '../../support/db-dump.ts';
 import { drivers, openTestDb, type TestDb } from '../../support/digest-db.ts';
 
@@ -39,9 +40,9 @@ describe.each(drivers)('workspace connections on %s', (driver) => {
   });
 
   async function setup() {
-    await db.store.executor.query('TRUNCATE workspace_connections CASCADE');
+    await db.executor.query('TRUNCATE workspace_connections CASCADE');
     store = new ConnectionStore({
-      db: db.store.executor,
+      db: db.executor,
       secrets: new SecretBox({ current: randomBytes(32).toString('base64') }),
     });
   }
@@ -53,18 +54,18 @@ describe.each(drivers)('workspace connections on %s', (driver) => {
     expect(JSON.stringify(await store.get('T0AAA'))).not.toContain(KEY_A);
     expect((await store.openKey('T0AAA', EVERYWHERE))?.apiKey).toBe(KEY_A);
     expect((await store.openKeyByRef(saved.keyRef))?.apiKey).toBe(KEY_A);
-    await expectNoSecretInDump(db.store.executor, [KEY_A], [saved.keyRef]);
+    await expectNoSecretInDump(db.executor, [KEY_A], [saved.keyRef]);
   });
 
   it('npm run reencrypt moves connected Linen keys to the current encryption key', async () => {
     const oldKey = randomBytes(32).toString('base64');
     const newKey = randomBytes(32).toString('base64');
-    await db.store.executor.query('TRUNCATE workspace_connections CASCADE');
-    const before = new ConnectionStore({ db: db.store.executor, secrets: new SecretBox({ current: oldKey }) });
+    await db.executor.query('TRUNCATE workspace_connections CASCADE');
+    const before = new ConnectionStore({ db: db.executor, secrets: new SecretBox({ current: oldKey }) });
     await before.saveKey('T0AAA', key(KEY_A), NOW);
-    const moved = await reencryptAll(db.store.executor, new SecretBox({ current: newKey, old: [oldKey] }));
+    const moved = await reencryptAll(db.executor, new SecretBox({ current: newKey, old: [oldKey] }), SEALED_COLUMNS);
     expect(moved.workspace_keys).toBe(1);
-    const after = new ConnectionStore({ db: db.store.executor, secrets: new SecretBox({ current: newKey }) });
+    const after = new ConnectionStore({ db: db.executor, secrets: new SecretBox({ current: newKey }) });
     expect((await after.openKey('T0AAA', EVERYWHERE))?.apiKey).toBe(KEY_A);
   });
 
@@ -88,10 +89,10 @@ describe.each(drivers)('workspace connections on %s', (driver) => {
     await store.saveKey('T0AAA', key(KEY_A), NOW);
     await store.saveKey('T0AAA', key(KEY_A, 'C0FIN0001'), NOW);
     await store.saveKey('T0BBB', key(KEY_B), NOW);
-    const deleted = await forgetWorkspace(db.store.executor, 'T0AAA');
+    const deleted = await forgetWorkspace(db.executor, 'T0AAA');
     expect(deleted.workspace_connections).toBe(1);
     expect(await store.get('T0AAA')).toBeNull();
-    const left = await db.store.executor.query<{ team_id: string }>('SELECT team_id FROM workspace_keys');
+    const left = await db.executor.query<{ team_id: string }>('SELECT team_id FROM workspace_keys');
     expect(left.map((r) => r.team_id)).toEqual(['T0BBB']);
   });
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SecretBox } from '../../../chat/secrets/crypto.ts';
+import { SecretBox } from '../../../base/secrets/crypto.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { expectNoSecretInDump, secretsIn } from '../../support/db-dump.ts';
 import { drivers, openTestDb, subscribeWorkspace, type TestDb } from '../../support/digest-db.ts';
@@ -54,7 +54,7 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
 
   /** A bot in multi-workspace mode on the test database, its logs observable, Slack's redirect URL set to it. */
   async function startMultiBot() {
-    const bot = await h.startBotWith(multiEnv(), { start: { digestStore: db.store } });
+    const bot = await h.startBotWith(multiEnv(), { start: { database: db.executor } });
     bots.push(bot);
     const origin = `http://127.0.0.1:${bot.bot.port}`;
     h.slack.oauth.redirectUrl = `${origin}/slack/oauth_redirect`;
@@ -70,12 +70,12 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
   }
 
   async function freshDb() {
-    await db.store.executor.query('TRUNCATE slack_installations, digest_run_shown, digest_runs, digest_subscriptions');
+    await db.executor.query('TRUNCATE slack_installations, digest_run_shown, digest_runs, digest_subscriptions');
     h.slack.oauth.expiresIn = 43_200;
   }
 
   const installations = () =>
-    new SqlInstallationStore({ db: db.store.executor, box: new SecretBox({ current: ENCRYPTION_KEY }) });
+    new SqlInstallationStore({ db: db.executor, box: new SecretBox({ current: ENCRYPTION_KEY }) });
   const query = (teamId: string) => ({ teamId, enterpriseId: undefined, isEnterpriseInstall: false });
 
   /** `/linen help` from the workspace: its answer through response_url, or the log line saying it was refused. */
@@ -107,7 +107,7 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
     expect(a.bot?.scopes).toContain('users:read');
 
     await expectNoSecretInDump(
-      db.store.executor,
+      db.executor,
       [...h.slack.oauth.botTokens, ...h.slack.oauth.refreshTokens, h.slack.oauth.clientSecret],
       [/T0AAA[\s\S]*T0BBB|T0BBB[\s\S]*T0AAA/],
     );
@@ -229,7 +229,7 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
     expect(next.authorization).toBe(`Bearer ${newToken}`);
     expect(h.slack.calls.slice(mark).filter((c) => c.method === 'oauth.v2.access')).toEqual([]);
 
-    await expectNoSecretInDump(db.store.executor, [oldToken, newToken, ...h.slack.oauth.refreshTokens]);
+    await expectNoSecretInDump(db.executor, [oldToken, newToken, ...h.slack.oauth.refreshTokens]);
     expect(secretsIn(bot.logs.join('\n'), [oldToken, newToken, ...h.slack.oauth.refreshTokens])).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Installation } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../../../base/secrets/crypto.ts';
+import { reencryptAll } from '../../../base/secrets/reencrypt.ts';
 import { forgetOrganization, forgetWorkspace } from '../../../chat/connections/forget.ts';
-import { SecretBox } from '../../../chat/secrets/crypto.ts';
-import { reencryptAll } from '../../../chat/secrets/reencrypt.ts';
+import { SEALED_COLUMNS } from '../../../service/store.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { expectNoSecretInDump, secretsIn } from '../../support/db-dump.ts';
 import { drivers, openTestDb, subscribeWorkspace, type TestDb } from '../../support/digest-db.ts';
@@ -41,8 +42,8 @@ describe.each(drivers)('installation store on %s', (driver) => {
   });
 
   async function setup(box = new SecretBox({ current: newKey() })) {
-    await db.store.executor.query('TRUNCATE slack_installations, digest_run_shown, digest_runs, digest_subscriptions');
-    return { box, store: new SqlInstallationStore({ db: db.store.executor, box }) };
+    await db.executor.query('TRUNCATE slack_installations, digest_run_shown, digest_runs, digest_subscriptions');
+    return { box, store: new SqlInstallationStore({ db: db.executor, box }) };
   }
 
   it('fetches each workspace its own installation, with its refresh token and expiry', async () => {
@@ -66,7 +67,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
     await store.storeInstallation(workspaceInstall('T0AAA', 'second-token-1234567890'));
     const a = await store.fetchInstallation({ teamId: 'T0AAA', enterpriseId: undefined, isEnterpriseInstall: false });
     expect(a.bot?.token).toBe('xoxb-second-token-1234567890');
-    const rows = await db.store.executor.query('SELECT id FROM slack_installations');
+    const rows = await db.executor.query('SELECT id FROM slack_installations');
     expect(rows).toHaveLength(1);
   });
 
@@ -92,7 +93,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
       isEnterpriseInstall: false,
     });
     expect(viaTeam.isEnterpriseInstall).toBe(true);
-    expect(await forgetOrganization(db.store.executor, 'E0ORG')).toEqual({ installations: 1, workspaces: [] });
+    expect(await forgetOrganization(db.executor, 'E0ORG')).toEqual({ installations: 1, workspaces: [] });
     await expect(
       store.fetchInstallation({ enterpriseId: 'E0ORG', teamId: undefined, isEnterpriseInstall: true }),
     ).rejects.toThrow(/no installation for organization E0ORG/);
@@ -103,7 +104,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
     const tokens = ['aaa-token-1234567890', 'bbb-token-1234567890'];
     for (const [i, t] of tokens.entries()) await store.storeInstallation(workspaceInstall(`T0${i}`, t));
     const secrets = tokens.flatMap((t) => [`xoxb-${t}`, `xoxp-user-${t}`, `xoxe-1-refresh-${t}`]);
-    await expectNoSecretInDump(db.store.executor, secrets, ['slack_installations', 'T00']);
+    await expectNoSecretInDump(db.executor, secrets, ['slack_installations', 'T00']);
     // The check itself finds a token stored in clear or encoded.
     expect(secretsIn(`x${Buffer.from(`{"t":"${secrets[0]}"}`).toString('base64')}`, secrets)).toHaveLength(1);
   });
@@ -115,7 +116,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
     const sub = (teamId: string) => subscribeWorkspace(db.store, teamId);
     await sub('T0AAA');
     const kept = await sub('T0BBB');
-    const deleted = await forgetWorkspace(db.store.executor, 'T0AAA');
+    const deleted = await forgetWorkspace(db.executor, 'T0AAA');
     expect(deleted).toEqual({
       connection_admins: 0,
       teams_conversations: 0,
@@ -137,15 +138,19 @@ describe.each(drivers)('installation store on %s', (driver) => {
     await store.storeInstallation(workspaceInstall('T0AAA', 'aaa-token-1234567890'));
     await store.storeInstallation(workspaceInstall('T0BBB', 'bbb-token-1234567890'));
     const rotated = new SecretBox({ current: newKey(), old: [oldKey] });
-    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 2, workspace_keys: 0 });
-    expect(await reencryptAll(db.store.executor, rotated)).toEqual({ slack_installations: 0, workspace_keys: 0 });
+    expect(await reencryptAll(db.executor, rotated, SEALED_COLUMNS)).toEqual({
+      slack_installations: 2,
+      workspace_keys: 0,
+    });
+    expect(await reencryptAll(db.executor, rotated, SEALED_COLUMNS)).toEqual({
+      slack_installations: 0,
+      workspace_keys: 0,
+    });
     // Only the new key is needed now.
-    const onlyNew = new SqlInstallationStore({ db: db.store.executor, box: rotated });
+    const onlyNew = new SqlInstallationStore({ db: db.executor, box: rotated });
     const a = await onlyNew.fetchInstallation({ teamId: 'T0AAA', enterpriseId: undefined, isEnterpriseInstall: false });
     expect(a.bot?.token).toBe('xoxb-aaa-token-1234567890');
-    const rows = await db.store.executor.query<{ s: string }>(
-      'SELECT installation_sealed AS s FROM slack_installations',
-    );
+    const rows = await db.executor.query<{ s: string }>('SELECT installation_sealed AS s FROM slack_installations');
     for (const r of rows) expect(r.s.split('.')[1]).toBe(rotated.currentKeyId);
   });
 });

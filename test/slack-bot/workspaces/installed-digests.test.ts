@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../../../base/secrets/crypto.ts';
 import { ManualClock } from '../../../chat/digests/clock.ts';
-import { SecretBox } from '../../../chat/secrets/crypto.ts';
 import { SqlInstallationStore } from '../../../slack-bot/workspaces/installation-store.ts';
 import { drivers } from '../../support/digest-db.ts';
 import { useInstalledWorkspaces } from '../../support/installed-workspaces.ts';
@@ -79,7 +79,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
 
   it("a workspace's expired bot token is refreshed before its digest posts", async () => {
     const installations = new SqlInstallationStore({
-      db: suite.db.store.executor,
+      db: suite.db.executor,
       box: new SecretBox({ current: encryptionKey }),
     });
     await subscribe(TEAM_A, 'C0AROOM02');
@@ -143,7 +143,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     await subscribe(TEAM_A, 'C0AROOM04');
     await subscribe(TEAM_B, 'C0BROOM04');
     // The installation went while the subscription stayed (an uninstall racing the worker).
-    await suite.db.store.executor.query('DELETE FROM slack_installations WHERE team_id = $1', [TEAM_B]);
+    await suite.db.executor.query('DELETE FROM slack_installations WHERE team_id = $1', [TEAM_B]);
     const since = suite.h.slack.calls.length;
     await tickAt('2026-11-25T13:00:20Z');
     expect(callsTo('chat.postMessage', 'C0BROOM04', since)).toEqual([]);
@@ -179,9 +179,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
       /app_uninstalled: organization E0GRID forgotten \(1 installation, and the workspaces it served: T0GRIDWS\)/,
     );
     expect(await suite.db.store.listSubscriptions({ teamId: GRID.workspace })).toEqual([]);
-    const keys = await suite.db.store.executor.query('SELECT 1 FROM workspace_keys WHERE team_id = $1', [
-      GRID.workspace,
-    ]);
+    const keys = await suite.db.executor.query('SELECT 1 FROM workspace_keys WHERE team_id = $1', [GRID.workspace]);
     expect(keys).toEqual([]);
     // Workspaces with an installation of their own keep theirs.
     expect((await suite.db.store.listSubscriptions({ teamId: TEAM_A })).length).toBeGreaterThan(0);

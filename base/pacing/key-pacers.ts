@@ -5,8 +5,8 @@
  * with PGlite one process owns the store, so an in-process pacer per key is the whole truth.
  */
 import { DEFAULT_PACING, Pacer, type RequestPacer } from '../../shared/core/pacing.ts';
-import { keyRefOf } from '../digests/key-ref.ts';
-import type { SqlExecutor } from '../digests/storage/sql.ts';
+import { keyRefOf } from '../key-ref.ts';
+import type { SqlExecutor } from '../store/sql.ts';
 import { SqlPacer } from './sql-pacer.ts';
 
 export interface KeyPacers {

@@ -1,24 +1,29 @@
 /**
- * Moving every stored secret to the current key after a rotation (`npm start -- --reencrypt`). A table with a
- * sealed column adds itself to SEALED_COLUMNS. Rows are read in batches by the key id their value carries, opened
+ * Moving every stored secret to the current key after a rotation (`npm start -- --reencrypt`). Each part of the
+ * service that seals a column names it (`SealedColumn`); the process passes them all. Rows are read in batches by the key id their value carries, opened
  * with whichever configured key sealed them and sealed again with the current key; running it again finds nothing
  * left to do.
  */
-import type { SqlExecutor } from '../digests/storage/sql.ts';
+import type { SqlExecutor } from '../store/sql.ts';
 import type { SecretBox } from './crypto.ts';
 
-/** Every column that holds sealed values, with its table's primary key. */
-export const SEALED_COLUMNS: readonly { table: string; idColumn: string; column: string }[] = [
-  { table: 'slack_installations', idColumn: 'id', column: 'installation_sealed' },
-  { table: 'workspace_keys', idColumn: 'id', column: 'key_sealed' },
-];
+/** A column that holds sealed values, with its table's primary key. */
+export interface SealedColumn {
+  table: string;
+  idColumn: string;
+  column: string;
+}
 
 const BATCH = 200;
 
 /** Seals again every value not sealed with the current key; returns how many were moved, per table. */
-export async function reencryptAll(db: SqlExecutor, box: SecretBox): Promise<Record<string, number>> {
+export async function reencryptAll(
+  db: SqlExecutor,
+  box: SecretBox,
+  sealed: readonly SealedColumn[],
+): Promise<Record<string, number>> {
   const moved: Record<string, number> = {};
-  for (const { table, idColumn, column } of SEALED_COLUMNS) {
+  for (const { table, idColumn, column } of sealed) {
     moved[table] = 0;
     for (;;) {
       const done = await db.transaction(async (tx) => {

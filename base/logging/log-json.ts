@@ -3,8 +3,8 @@
  * `hostname`, `name`, the line's fields, `msg`. Lines arrive scrubbed; pino only serializes and writes them,
  * synchronously, so nothing is lost when the process exits.
  */
-import { LogLevel } from '@slack/bolt';
 import { pino } from 'pino';
+import type { LogLevel } from './logger.ts';
 
 export type LineWrite = (line: string, level: LogLevel) => void;
 
@@ -16,7 +16,7 @@ export type JsonLine = (
 
 export function jsonLineWriter(write: LineWrite): JsonLine {
   // pino writes each line during the call that logs it: the level of that call routes the line.
-  let current: LogLevel = LogLevel.INFO;
+  let current: LogLevel = 'info';
   const log = pino(
     {
       level: 'debug',

@@ -3,7 +3,7 @@
  * and the worker turns it back into a client with the keys of its own configuration.
  */
 import { createHash } from 'node:crypto';
-import { ConfigurationError, type LinenClient } from '../../shared/node.ts';
+import { ConfigurationError, type LinenClient } from '../shared/node.ts';
 
 /** A stable, non-secret name for an API key. */
 export function keyRefOf(apiKey: string): string {

@@ -1,20 +1,18 @@
 /**
- * The bot's logger: one line per message, every line scrubbed of the Linen key, the Slack tokens, the Teams client
- * secret and the signing secret (and of anything that looks like a bearer token or a JWT) before it is written. It implements
- * @slack/logger's interface, so Bolt and its Web API client log through it too. Lines are plain text, or with
- * `format: 'json'` one JSON object each (written by pino), carrying the fields given with `logFields`.
+ * The service's logger: one line per message, every line scrubbed of the Linen key, the Slack tokens, the Teams
+ * client secret and the signing secret (and of anything that looks like a bearer token or a JWT) before it is
+ * written. Its shape is the one Slack's and Microsoft's SDKs log through (each adapter wraps it for its SDK:
+ * `slack-bot/bolt-logger.ts`, `teams-bot/sdk-logger.ts`). Lines are plain text, or with `format: 'json'` one JSON
+ * object each (written by pino), carrying the fields given with `logFields`.
  */
-import { type Logger, LogLevel } from '@slack/bolt';
 import { redact } from '../../shared/redact.ts';
 import { LogFields, requestIdOf } from './log-fields.ts';
 import { jsonLineWriter } from './log-json.ts';
 
-const ORDER: Record<LogLevel, number> = {
-  [LogLevel.DEBUG]: 0,
-  [LogLevel.INFO]: 1,
-  [LogLevel.WARN]: 2,
-  [LogLevel.ERROR]: 3,
-};
+/** The levels, lowest first (the same words Bolt's and pino's levels use). */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 /** Slack tokens have recognisable prefixes; scrub them even when they are not the configured ones. */
 const SLACK_TOKEN = /\bxox[abposre]-[A-Za-z0-9-]+|\bxapp-[A-Za-z0-9-]+/g;
@@ -28,7 +26,14 @@ const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
  */
 const SLACK_LINKS = /(https:\/\/hooks\.slack\.com\/(?:commands|actions)\/)[^\s"'\\]+|([?&]ticket=)[^\s"'&\\]+/g;
 
-export interface BotLogger extends Logger {
+export interface ServiceLogger {
+  debug(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+  setLevel(level: LogLevel): void;
+  getLevel(): LogLevel;
+  setName(name: string): void;
   /** Add a secret to scrub (e.g. once it is known). */
   addSecret(secret: string | undefined): void;
 }
@@ -60,15 +65,15 @@ function show(arg: unknown): string {
   }
 }
 
-export function createLogger(options: LoggerOptions = {}): BotLogger {
-  let level = options.level ?? LogLevel.INFO;
+export function createLogger(options: LoggerOptions = {}): ServiceLogger {
+  let level: LogLevel = options.level ?? 'info';
   let name = options.name ?? 'linen-bot';
   const secrets = new Set<string>();
   for (const s of options.secrets ?? []) if (s) secrets.add(s);
   const write =
     options.write ??
     ((line: string, lvl: LogLevel) => {
-      if (lvl === LogLevel.ERROR || lvl === LogLevel.WARN) process.stderr.write(`${line}\n`);
+      if (lvl === 'error' || lvl === 'warn') process.stderr.write(`${line}\n`);
       else process.stdout.write(`${line}\n`);
     });
 
@@ -98,10 +103,10 @@ export function createLogger(options: LoggerOptions = {}): BotLogger {
   };
 
   return {
-    debug: (...args: unknown[]) => emit(LogLevel.DEBUG, args),
-    info: (...args: unknown[]) => emit(LogLevel.INFO, args),
-    warn: (...args: unknown[]) => emit(LogLevel.WARN, args),
-    error: (...args: unknown[]) => emit(LogLevel.ERROR, args),
+    debug: (...args: unknown[]) => emit('debug', args),
+    info: (...args: unknown[]) => emit('info', args),
+    warn: (...args: unknown[]) => emit('warn', args),
+    error: (...args: unknown[]) => emit('error', args),
     setLevel: (l: LogLevel) => {
       level = l;
     },

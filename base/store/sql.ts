@@ -1,5 +1,5 @@
 /**
- * The one abstraction the digest store needs from a database: parameterized queries and transactions.
+ * The one abstraction the stores need from a database: parameterized queries and transactions.
  * Two drivers implement it (PGlite embedded, `pg` Pool for a PostgreSQL server); the SQL is the same.
  */
 export interface SqlExecutor {

@@ -14,7 +14,7 @@ import {
   type RequestPacer,
   settleStep,
 } from '../../shared/core/pacing.ts';
-import type { SqlExecutor } from '../digests/storage/sql.ts';
+import type { SqlExecutor } from '../store/sql.ts';
 
 export interface SqlPacerOptions {
   db: SqlExecutor;

@@ -7,7 +7,7 @@
  */
 
 import type { RequestObserver } from '../shared/core/observer.ts';
-import type { RequestPacer } from '../shared/core/pacing.ts';
+import { backgroundPacer, type RequestPacer } from '../shared/core/pacing.ts';
 import { ConfigurationError, InvalidParamsError, NotFoundError } from '../shared/errors.ts';
 import { normalizeName } from '../shared/names.ts';
 import { createLinenClient, DEFAULT_PACING, type LinenClient, Pacer, processAnswers } from '../shared/node.ts';
@@ -74,13 +74,14 @@ export class LinenService {
         apiKey: options.apiKey,
         baseUrl: options.baseUrl,
         timeZone: options.timeZone,
-        pacing,
-        userAgent: 'linen-connect-slack/0.1',
+        // One key's clients answer on every chat platform the service serves.
+        userAgent: 'linen-connect-chat/0.1',
         sharedAnswers: processAnswers,
         observer: options.observer,
       };
-      this.#client = createLinenClient({ ...common, ...INTERACTIVE_BUDGET });
-      this.#background = createLinenClient({ ...common, ...BACKGROUND_BUDGET });
+      this.#client = createLinenClient({ ...common, pacing, ...INTERACTIVE_BUDGET });
+      // Background work leaves part of every window to the people waiting on the same key (its commands go first).
+      this.#background = createLinenClient({ ...common, pacing: backgroundPacer(pacing), ...BACKGROUND_BUDGET });
     }
   }
 

@@ -8,6 +8,8 @@
  * until it ends, so a burst of waiting commands does not turn into a burst of transactions on the row.
  */
 import {
+  type AcquireOptions,
+  limitLeaving,
   type PaceAnswer,
   type PacingState,
   pacingStep,
@@ -38,8 +40,11 @@ export class SqlPacer implements RequestPacer {
   readonly marginMs: number;
   readonly #db: SqlExecutor;
   readonly #fingerprint: string;
-  /** Local `Date.now()` before which the database said the key is full: callers wait without asking it. */
-  #fullUntil = 0;
+  /**
+   * Local `Date.now()` before which the database said the key is full, by the limit asked up to (background work
+   * stops short of the limit): callers of that limit wait without asking it.
+   */
+  readonly #fullUntil = new Map<number, number>();
   #turn: Promise<unknown> = Promise.resolve();
 
   constructor(options: SqlPacerOptions) {
@@ -52,15 +57,16 @@ export class SqlPacer implements RequestPacer {
     this.#fingerprint = options.fingerprint;
   }
 
-  acquire(): Promise<PaceAnswer> {
+  acquire(_nowMs?: number, options?: AcquireOptions): Promise<PaceAnswer> {
+    const limit = limitLeaving(this.limit, options);
     return this.#inTurn(async () => {
-      const waitLocally = this.#fullUntil - Date.now();
+      const waitLocally = (this.#fullUntil.get(limit) ?? 0) - Date.now();
       if (waitLocally > 0) return { waitMs: waitLocally, slot: 0 };
       const answer = await this.#update((state, now) => {
-        const step = pacingStep(state, now, this);
+        const step = pacingStep(state, now, { limit, windowMs: this.windowMs, marginMs: this.marginMs });
         return { state: step.state, out: { waitMs: step.waitMs, slot: now, used: step.state.sent.length } };
       });
-      this.#fullUntil = answer.waitMs > 0 ? Date.now() + answer.waitMs : 0;
+      this.#fullUntil.set(limit, answer.waitMs > 0 ? Date.now() + answer.waitMs : 0);
       return answer;
     });
   }

@@ -18,12 +18,21 @@ export interface PaceAnswer {
   used?: number | undefined;
 }
 
+/** How much of the window a request may use. */
+export interface AcquireOptions {
+  /**
+   * Slots of every window this request leaves free for others (background work leaves some to the requests of a
+   * person waiting): it takes a slot only while fewer than `limit - reserve` are used. Default 0.
+   */
+  reserve?: number | undefined;
+}
+
 /** What the core asks of a pacer, through the `pace` effect (see `effects.ts`). */
 export interface RequestPacer {
   readonly limit: number;
   readonly windowMs: number;
   /** Take a slot at `nowMs`, or say how long to wait before asking again. */
-  acquire(nowMs: number): PaceAnswer | Promise<PaceAnswer>;
+  acquire(nowMs: number, options?: AcquireOptions): PaceAnswer | Promise<PaceAnswer>;
   /** The request on `slot` was answered (or failed) at `nowMs`: the server has counted it by then. */
   settle(slot: number, nowMs: number): void | Promise<void>;
   /** After a 429 at `nowMs`: send nothing for `forMs`. */
@@ -67,6 +76,31 @@ export function memoryPacingStore(): PacingStore {
 }
 
 export const DEFAULT_PACING = { limit: 120, windowMs: 60_000 } as const;
+
+/** The limit a request may fill up to: the window's limit less what it leaves to others (at least one slot). */
+export function limitLeaving(limit: number, options: AcquireOptions | undefined): number {
+  return Math.max(1, limit - Math.max(0, Math.floor(options?.reserve ?? 0)));
+}
+
+/** A quarter of every window is left to interactive requests by background work of the same key. */
+export const BACKGROUND_RESERVE_SHARE = 0.25;
+
+/**
+ * The same pacer, seen by background work (digests, alert checks): it leaves a quarter of every window (30 of the
+ * API's 120 a minute) to the requests of people waiting on the same key, so a command is not queued behind a check.
+ */
+export function backgroundPacer(
+  pacer: RequestPacer,
+  reserve = Math.ceil(pacer.limit * BACKGROUND_RESERVE_SHARE),
+): RequestPacer {
+  return {
+    limit: pacer.limit,
+    windowMs: pacer.windowMs,
+    acquire: (nowMs, options) => pacer.acquire(nowMs, { reserve: Math.max(reserve, options?.reserve ?? 0) }),
+    settle: (slot, nowMs) => pacer.settle(slot, nowMs),
+    blockFor: (nowMs, forMs) => pacer.blockFor(nowMs, forMs),
+  };
+}
 const SEND_MARGIN_MS = 250;
 const ANSWER_MARGIN_MS = 5;
 
@@ -126,8 +160,9 @@ export class Pacer implements RequestPacer {
     return this.acquire(nowMs).waitMs;
   }
 
-  acquire(nowMs: number): PaceAnswer {
-    const { waitMs, state } = pacingStep(this.store.load(), nowMs, this);
+  acquire(nowMs: number, options?: AcquireOptions): PaceAnswer {
+    const limits = { limit: limitLeaving(this.limit, options), windowMs: this.windowMs, marginMs: this.marginMs };
+    const { waitMs, state } = pacingStep(this.store.load(), nowMs, limits);
     this.store.save(state);
     return { waitMs, slot: nowMs, used: state.sent.length };
   }

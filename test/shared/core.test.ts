@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../../shared/core/decode.ts';
-import { Pacer, type PacingState, pacingStep, settleStep } from '../../shared/core/pacing.ts';
+import { backgroundPacer, Pacer, type PacingState, pacingStep, settleStep } from '../../shared/core/pacing.ts';
 import { formatPath } from '../../shared/core/parse-json.ts';
 import { backoffDelay, DEFAULT_RETRY, decideRetry, parseRetryAfter } from '../../shared/core/retry.ts';
 import { nextCursor } from '../../shared/core/walk.ts';
@@ -105,6 +105,21 @@ describe('pacing', () => {
       sentAt.push(t);
     }
     for (const a of sentAt) expect(sentAt.filter((b) => b >= a && b < a + 1000).length).toBeLessThanOrEqual(5);
+  });
+
+  it('background work leaves its reserve of every window to interactive requests of the same key', () => {
+    const pacer = new Pacer({ limit: 8, windowMs: 1000, marginMs: 0 });
+    const background = backgroundPacer(pacer);
+    // A quarter of the window (2 of 8) is left: background takes 6 slots, then waits for the oldest to leave.
+    for (const t of [0, 1, 2, 3, 4, 5]) expect(background.acquire(t)).toMatchObject({ waitMs: 0 });
+    expect(background.acquire(6)).toMatchObject({ waitMs: 994 });
+    // A person waiting takes the two slots left at once; only then is the window full for them too.
+    expect(pacer.acquire(7)).toMatchObject({ waitMs: 0 });
+    expect(pacer.acquire(8)).toMatchObject({ waitMs: 0 });
+    expect(pacer.acquire(9).waitMs).toBeGreaterThan(0);
+    // A 429 holds back both: they share the window.
+    background.blockFor(1500, 1000);
+    expect(pacer.tryAcquire(1600)).toBe(900);
   });
 
   it('blocks after a 429 until Retry-After has passed', () => {

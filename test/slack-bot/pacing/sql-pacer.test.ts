@@ -4,7 +4,7 @@ import { keyRefOf } from '../../../base/key-ref.ts';
 import { keyPacers } from '../../../base/pacing/key-pacers.ts';
 import { SqlPacer } from '../../../base/pacing/sql-pacer.ts';
 import type { SqlExecutor } from '../../../base/store/sql.ts';
-import { Pacer } from '../../../shared/core/pacing.ts';
+import { backgroundPacer, Pacer } from '../../../shared/core/pacing.ts';
 import { openTestDb, PG_URL, type TestDb } from '../../support/digest-db.ts';
 
 const KEY = 'lk_live_pacing_test_key_0123456789';
@@ -39,6 +39,17 @@ describe.skipIf(!PG_URL)('pacing kept in PostgreSQL', () => {
     );
     expect(row!.sent).toHaveLength(1);
     expect(row!.sent[0]! - first.slot).toBeGreaterThanOrEqual(300);
+  });
+
+  it('leaves background work short of the limit while a person waiting still gets the last slots, across replicas', async () => {
+    const pacers = replicas.map((r) => pacerOn(r, 'key_reserve'));
+    const background = backgroundPacer(pacers[0]!, 2);
+    for (let i = 0; i < 3; i++) expect((await background.acquire(0)).waitMs).toBe(0);
+    expect((await background.acquire(0)).waitMs).toBeGreaterThan(50_000);
+    // Another replica's interactive request takes the reserve, and the window is then full for it too.
+    expect((await pacers[1]!.acquire()).waitMs).toBe(0);
+    expect((await pacers[2]!.acquire()).waitMs).toBe(0);
+    expect((await pacers[1]!.acquire()).waitMs).toBeGreaterThan(50_000);
   });
 
   it('holds back every replica after one of them is answered 429', async () => {

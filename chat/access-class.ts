@@ -1,0 +1,1 @@
+export type AccessClass = 'everyone' | 'operations' | 'accounting' | 'admins';

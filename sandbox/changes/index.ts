@@ -48,7 +48,7 @@ import {
   payInvoice,
   spendPurchaseOrder,
 } from './invoices.ts';
-import { changeSignal, addSignal as raiseSignal } from './signals.ts';
+import { changeSignal, raiseSignal } from './signals.ts';
 import { ChangeClock, type DataStore } from './store.ts';
 import { changeTicket, openTicket, type TicketRow } from './tickets.ts';
 

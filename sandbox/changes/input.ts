@@ -72,7 +72,7 @@ export const changeSignalInput = z.strictObject({
   window_end: day.optional(),
 });
 
-export const TICKET_KINDS = [
+const TICKET_KINDS = [
   'stain',
   'rip_damage',
   'shortage',
@@ -171,10 +171,10 @@ const EXPECTED: Record<string, string> = {
 
 function describe(issue: z.core.$ZodIssue): string {
   const field = fieldOf(issue.path);
-  const subject = field ? `"${field}"` : 'The body';
+  const subject = field ? `"${field}"` : 'the body';
   switch (issue.code) {
     case 'invalid_type':
-      if (field && !('input' in issue)) return `${subject} is required`;
+      if (field && issue.input === undefined) return `${subject} is required`;
       return `${subject} must be ${EXPECTED[issue.expected] ?? issue.expected}`;
     case 'too_small':
       if (issue.origin === 'string') return `${subject} must not be empty`;
@@ -189,7 +189,7 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys': {
       const where = field ? ` in "${field}"` : '';
       const names = issue.keys.map((k) => `"${k}"`).join(', ');
-      return `Unknown field${issue.keys.length === 1 ? '' : 's'} ${names}${where}`;
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${names}${where}`;
     }
     case 'invalid_format':
       return `${subject} ${issue.format === 'regex' ? issue.message : `must be a ${issue.format}`}`;

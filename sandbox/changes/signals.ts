@@ -51,7 +51,7 @@ function placeOf(data: SandboxData, s: Pick<InventorySignal, 'customer_id' | 'de
   return `${s.item_name ?? 'All linen'} at ${where}`;
 }
 
-export function addSignal(ctx: ChangeContext, input: AddSignal): Outcome<InventorySignal> {
+export function raiseSignal(ctx: ChangeContext, input: AddSignal): Outcome<InventorySignal> {
   const { data } = ctx;
   const customer = input.customer_id === null ? null : customerOf(data, input.customer_id);
   if (customer === null && input.department_id != null)

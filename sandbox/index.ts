@@ -95,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new RangeError(`today must be a YYYY-MM-DD day`);
 
   let data: SandboxData;
+  const startedAt = now();
   // The instant the data is "as of": changes are stamped after it.
   let asOf: number;
   if (options.data) {
@@ -106,7 +107,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const seed = options.seed ?? DEFAULT_SEED;
     // A pinned day is seeded as of its noon (reproducible); otherwise the data is as of this instant, so nothing
     // seeded lies in the future.
-    const startedAt = now();
     asOf = options.today !== undefined ? noonOf(options.today, timeZone) : startedAt;
     data = await loadSandboxData(
       options.today !== undefined
@@ -122,7 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultController(options.faults ?? {});
   const requests = new RequestLog();
   const store = new DataStore(data);
-  const changes = new SandboxChanges({ store, today, now, asOf });
+  const changes = new SandboxChanges({ store, today, now, asOf, startedAt });
   const secret = randomBytes(32);
   let origin = '';
   const server = createSandboxServer({

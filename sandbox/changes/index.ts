@@ -68,6 +68,8 @@ export interface ChangeOptions {
   now: () => number;
   /** The instant the served data is "as of" (epoch ms): changes are stamped after it. */
   asOf: number;
+  /** When the sandbox started (epoch ms, wall clock). */
+  startedAt: number;
 }
 
 export class SandboxChanges {
@@ -81,7 +83,7 @@ export class SandboxChanges {
   constructor(options: ChangeOptions) {
     this.store = options.store;
     this.today = options.today;
-    this.clock = new ChangeClock(options.now, options.asOf);
+    this.clock = new ChangeClock(options.now, options.asOf, options.startedAt);
   }
 
   /** The changes made since the start or the last reset, oldest first. */

@@ -39,14 +39,13 @@ export class DataStore {
  */
 export class ChangeClock {
   private last = Number.NEGATIVE_INFINITY;
-  private readonly startedAt: number;
 
   constructor(
     private readonly now: () => number,
     private readonly asOf: number,
-  ) {
-    this.startedAt = now();
-  }
+    /** When the sandbox started (epoch ms, wall clock); unpinned, the data is as of that moment. */
+    private readonly startedAt: number,
+  ) {}
 
   next(): number {
     const at = Math.max(this.asOf + (this.now() - this.startedAt), this.last + 1);

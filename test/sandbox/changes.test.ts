@@ -963,6 +963,22 @@ describe('the change controls', () => {
     }
   });
 
+  it("stamp changes with the sandbox's clock when no day is pinned", async () => {
+    let clock = Date.parse('2026-11-05T20:00:00.000Z');
+    const live = await startTestSandbox({ today: undefined, now: () => clock });
+    try {
+      const hotel = live.data.customers.find((c) => c.name === 'Harborview Hotel')!;
+      const ticket = live.changes.openTicket({ customer_id: hotel.id, kind: 'stain', subject: 'Lipstick on napkins' });
+      expect(ticket.created_at).toBe('2026-11-05T20:00:00.000Z');
+      clock += 5 * 60_000;
+      const acknowledged = live.changes.changeTicket(ticket.id, { status: 'acknowledged' });
+      expect(acknowledged.acknowledged_at).toBe('2026-11-05T20:05:00.000Z');
+      expect((await call(live, '/quality-tickets', { key: KEYS.hotel })).body.data[0]).toEqual(acknowledged);
+    } finally {
+      await live.close();
+    }
+  });
+
   it('answer wrong methods and unknown routes as the other controls do', async () => {
     const wrong = await control('GET', '/invoices');
     expect(wrong.status).toBe(405);

@@ -119,6 +119,8 @@ async function main(): Promise<void> {
   const demoKey = data.keys.find((k) => !k.revoked && k.scopes.length === 3) ?? data.keys.find((k) => !k.revoked);
   const faults = sandbox.faults.settings;
   const activeFaults = Object.entries(faults).filter(([, v]) => v > 0);
+  const someCustomer = data.customers.find((c) => !c.is_group) ?? data.customers[0];
+  const raiseExample = JSON.stringify({ kind: 'shortfall_streak', severity: 'high', customer_id: someCustomer?.id });
   console.log(
     [
       `Sandbox Linen API for ${data.organization.name}`,
@@ -134,6 +136,10 @@ async function main(): Promise<void> {
       '',
       'Try:',
       `  curl -H "Authorization: Bearer ${demoKey?.secret ?? '<key>'}" ${sandbox.baseUrl}/customers`,
+      '',
+      'Change the data while it runs (every route: sandbox/README.md, "Changing the data"):',
+      `  curl -X POST ${sandbox.origin}/__sandbox/changes/signals -d '${raiseExample}'`,
+      `  curl -X DELETE ${sandbox.origin}/__sandbox/changes    # back to the seeded data`,
       '',
       'Press Ctrl+C to stop.',
     ].join('\n'),

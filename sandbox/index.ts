@@ -4,6 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { SandboxChanges } from './changes/index.ts';
+import { DataStore, noonOf } from './changes/store.ts';
 import type { SandboxData } from './model.ts';
 import { routes } from './routes/index.ts';
 import { CursorCodec } from './server/cursor.ts';
@@ -51,8 +53,11 @@ export interface Sandbox {
   /** `http://127.0.0.1:PORT` */
   origin: string;
   port: number;
-  data: SandboxData;
+  /** The data served now: the seeded data, or the version the latest change made. */
+  readonly data: SandboxData;
   faults: FaultController;
+  /** Changes the served data while the server runs (also over HTTP under `/__sandbox/changes`). */
+  changes: SandboxChanges;
   /** Every authenticated /v1 request received, with the fault it met (also `GET /__sandbox/requests`). */
   requests: RequestLog;
   close(): Promise<void>;
@@ -90,19 +95,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new RangeError(`today must be a YYYY-MM-DD day`);
 
   let data: SandboxData;
+  const startedAt = now();
+  // The instant the data is "as of": changes are stamped after it.
+  let asOf: number;
   if (options.data) {
     data = options.data;
+    asOf = noonOf(data.seeded.today, data.organization.time_zone);
   } else {
     const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
     if (!isTimeZone(timeZone)) throw new RangeError(`unknown timezone "${timeZone}"`);
     const seed = options.seed ?? DEFAULT_SEED;
     // A pinned day is seeded as of its noon (reproducible); otherwise the data is as of this instant, so nothing
     // seeded lies in the future.
-    const asOf = now();
+    asOf = options.today !== undefined ? noonOf(options.today, timeZone) : startedAt;
     data = await loadSandboxData(
       options.today !== undefined
         ? { today: options.today, timeZone, seed }
-        : { today: todayIn(timeZone, asOf), timeZone, seed, asOf },
+        : { today: todayIn(timeZone, startedAt), timeZone, seed, asOf: startedAt },
     );
   }
   const tz = data.organization.time_zone;
@@ -112,10 +121,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const rateLimit = { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
   const faults = new FaultController(options.faults ?? {});
   const requests = new RequestLog();
+  const store = new DataStore(data);
+  const changes = new SandboxChanges({ store, today, now, asOf, startedAt });
   const secret = randomBytes(32);
   let origin = '';
   const server = createSandboxServer({
-    data,
+    store,
+    changes,
     router: new Router(routes),
     limiter: new RateLimiter(rateLimit),
     faults,
@@ -145,8 +157,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: `${origin}/v1`,
     origin,
     port: address.port,
-    data,
+    get data() {
+      return store.current;
+    },
     faults,
+    changes,
     requests,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 /** Invoices, payments, A/R balance, purchase orders and invoice PDFs. Scope: accounting. */
-import type { Invoice, Payment, PurchaseOrder, SandboxData } from '../model.ts';
+import type { Customer, Invoice, Payment, PurchaseOrder, SandboxData } from '../model.ts';
 import { PUBLIC_INVOICE_STATUSES } from '../model.ts';
 import { renderInvoicePdf } from '../pdf.ts';
 import { daysBetween, localDay } from '../server/dates.ts';
@@ -54,7 +54,7 @@ function paymentRow(data: SandboxData, scope: KeyScope) {
   });
 }
 
-interface AgingRow {
+export interface AgingRow {
   customer_id: string;
   customer_name: string;
   balance_cents: number;
@@ -62,39 +62,48 @@ interface AgingRow {
   aging: { current: number; d1_30: number; d31_60: number; d61_plus: number };
 }
 
-function balanceRows(ctx: RouteContext): AgingRow[] {
-  const { data, scope, query, timeZone, today } = ctx;
-  const customers = memo(data, 'customers:byName', () =>
-    sorted(data.customers, (a, b) => byText(a.name, b.name) || byText(a.id, b.id)),
-  );
+/** The currency a customer bills in: that of its served invoices (of any invoice without one), else usd. */
+export function currencyOf(data: SandboxData, customerId: string): string {
   const currencies = memo(data, 'customers:currency', () => {
     const map = new Map<string, string>();
     for (const i of data.invoices)
       if (!map.has(i.customer_id) || PUBLIC.has(i.status)) map.set(i.customer_id, i.currency);
     return map;
   });
-  const index = publicInvoices(data);
+  return currencies.get(customerId) ?? 'usd';
+}
+
+/** A customer's A/R row: its `sent` and `partially_paid` balances, aged by their due day against `today`. */
+export function balanceRowOf(data: SandboxData, customer: Customer, timeZone: string, today: string): AgingRow {
+  const aging = { current: 0, d1_30: 0, d31_60: 0, d61_plus: 0 };
+  let balance = 0;
+  for (const inv of publicInvoices(data).byCustomer.get(customer.id) ?? []) {
+    if (inv.status !== 'sent' && inv.status !== 'partially_paid') continue;
+    balance += inv.balance_cents;
+    const pastDue = inv.due_at === null ? 0 : daysBetween(localDay(inv.due_at, timeZone), today);
+    if (pastDue <= 0) aging.current += inv.balance_cents;
+    else if (pastDue <= 30) aging.d1_30 += inv.balance_cents;
+    else if (pastDue <= 60) aging.d31_60 += inv.balance_cents;
+    else aging.d61_plus += inv.balance_cents;
+  }
+  return {
+    customer_id: customer.id,
+    customer_name: customer.name,
+    balance_cents: balance,
+    currency: currencyOf(data, customer.id),
+    aging,
+  };
+}
+
+function balanceRows(ctx: RouteContext): AgingRow[] {
+  const { data, scope, query, timeZone, today } = ctx;
+  const customers = memo(data, 'customers:byName', () =>
+    sorted(data.customers, (a, b) => byText(a.name, b.name) || byText(a.id, b.id)),
+  );
   const rows: AgingRow[] = [];
   for (const c of customers) {
     if (query.customerId !== null ? c.id !== query.customerId : !scope.customerIds.has(c.id)) continue;
-    const aging = { current: 0, d1_30: 0, d31_60: 0, d61_plus: 0 };
-    let balance = 0;
-    for (const inv of index.byCustomer.get(c.id) ?? []) {
-      if (inv.status !== 'sent' && inv.status !== 'partially_paid') continue;
-      balance += inv.balance_cents;
-      const pastDue = inv.due_at === null ? 0 : daysBetween(localDay(inv.due_at, timeZone), today);
-      if (pastDue <= 0) aging.current += inv.balance_cents;
-      else if (pastDue <= 30) aging.d1_30 += inv.balance_cents;
-      else if (pastDue <= 60) aging.d31_60 += inv.balance_cents;
-      else aging.d61_plus += inv.balance_cents;
-    }
-    rows.push({
-      customer_id: c.id,
-      customer_name: c.name,
-      balance_cents: balance,
-      currency: currencies.get(c.id) ?? 'usd',
-      aging,
-    });
+    rows.push(balanceRowOf(data, c, timeZone, today));
   }
   return rows;
 }

@@ -9,7 +9,7 @@ import { manifestsById } from './processing.ts';
 const TICKET_STATUSES = ['new', 'acknowledged', 'in_progress', 'resolved', 'verified'] as const;
 
 /** The wire shape of a ticket: the internal customer id is never served. */
-function ticketRow(t: QualityTicket) {
+export function ticketRow(t: QualityTicket) {
   const { customer_id: _customer, ...row } = t;
   return row;
 }

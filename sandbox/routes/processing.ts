@@ -32,7 +32,7 @@ export function manifestsById(data: SandboxData): ReadonlyMap<string, Manifest> 
 }
 
 /** A manifest list row: the detail-only fields dropped. */
-function manifestRow(m: Manifest) {
+export function manifestRow(m: Manifest) {
   const { bins: _bins, held_rewash: _held, rewash_links: _links, signature: _sig, ...row } = m;
   return row;
 }

@@ -27,7 +27,7 @@ interface Period {
 }
 
 /** The provider's invoice numbers per day, across all its customers. */
-const INVOICES_PER_DAY = 23.6;
+export const INVOICES_PER_DAY = 23.6;
 /** Invoices issued this many days before the first day are drawn too: the group's payments may include them. */
 const PAYMENT_LEAD_DAYS = 80;
 /** A draft stays unsent this long after it is issued (the newest Mercy West invoice). */

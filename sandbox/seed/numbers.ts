@@ -51,3 +51,20 @@ export function numberByDay<T>(rows: readonly T[], numbering: DailyNumbering<T>)
     });
   }
 }
+
+/**
+ * The number a record added later to a day takes: the first of the day's block that no record in `taken` has,
+ * or past the block when the day has used all of it (display numbers are not unique keys anyway).
+ */
+export function firstFreeNumber(
+  numbering: Pick<DailyNumbering<unknown>, 'prefix' | 'digits' | 'perDay'>,
+  day: LocalDate,
+  taken: Iterable<string>,
+): string {
+  const used = new Set(taken);
+  const dayOfYear = daysBetween(`${day.slice(0, 4)}-01-01`, day);
+  for (let n = blockStart(dayOfYear, numbering.perDay); ; n++) {
+    const number = `${numbering.prefix}-${yy(day)}-${pad(n, numbering.digits)}`;
+    if (!used.has(number)) return number;
+  }
+}

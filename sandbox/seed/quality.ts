@@ -126,7 +126,7 @@ const COMMENTS = [
 /** One ticket is raised in each cycle of this many days, on a day drawn in the cycle. */
 const TICKET_CYCLE = 7;
 /** The provider's ticket numbers per day, across all its customers. */
-const TICKETS_PER_DAY = 1.728;
+export const TICKETS_PER_DAY = 1.728;
 
 export function buildTickets(root: Rng, clock: Clock, org: Org, firstDay: LocalDate): QualityTicket[] {
   const now = clock.nowMs;

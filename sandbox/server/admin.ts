@@ -1,8 +1,9 @@
 /**
- * Test controls outside /v1: `GET /__sandbox/health`, `GET|POST|DELETE /__sandbox/faults` and
- * `GET|DELETE /__sandbox/requests`. No key needed.
+ * Test controls outside /v1: `GET /__sandbox/health`, `GET|POST|DELETE /__sandbox/faults`,
+ * `GET|DELETE /__sandbox/requests` and the data changes under `/__sandbox/changes`. No key needed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { runChangeRoute } from '../changes/http.ts';
 import { ApiError, invalidParams, notFound } from './errors.ts';
 import { applyFaultBody } from './faults.ts';
 import type { ServerDeps } from './http.ts';
@@ -19,6 +20,17 @@ async function readBody(req: IncomingMessage, max = 64 * 1024): Promise<string> 
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A JSON body, or undefined when there is none. */
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const text = await readBody(req);
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidParams('The body must be a JSON object.');
+  }
+}
+
 export async function handleAdmin(
   deps: ServerDeps,
   req: IncomingMessage,
@@ -33,7 +45,7 @@ export async function handleAdmin(
   if (path === '/__sandbox/health') {
     if (method !== 'GET')
       throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: 'GET' });
-    const { organization, seeded } = deps.data;
+    const { organization, seeded } = deps.store.current;
     sendJson(
       res,
       200,
@@ -87,6 +99,12 @@ export async function handleAdmin(
       throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: 'GET, DELETE' });
     const data = { count: deps.requests.count, entries: deps.requests.entries };
     sendJson(res, 200, { data, request_id: requestId }, headers);
+    return;
+  }
+  if (path === '/__sandbox/changes' || path.startsWith('/__sandbox/changes/')) {
+    const subPath = path.slice('/__sandbox/changes'.length);
+    const { status, data } = await runChangeRoute(deps.changes, method, subPath, () => readJsonBody(req));
+    sendJson(res, status, { data, request_id: requestId }, headers);
     return;
   }
   throw notFound(`No sandbox control at ${path}.`);

@@ -10,6 +10,8 @@ export interface CursorState {
   offset: number;
   /** Resolved date window of the first page, reused so a default "last 7 days" stays put while paging. */
   window?: [string, string];
+  /** Id of the last row served, when rows have one: the next page starts after it even if rows moved. */
+  anchor?: string;
 }
 
 interface CursorPayload {
@@ -17,6 +19,7 @@ interface CursorPayload {
   b: string;
   o: number;
   w?: [string, string];
+  a?: string;
 }
 
 export class CursorCodec {
@@ -31,6 +34,7 @@ export class CursorCodec {
   encode(binding: string, state: CursorState): string {
     const payload: CursorPayload = { v: 1, b: binding, o: state.offset };
     if (state.window) payload.w = state.window;
+    if (state.anchor !== undefined) payload.a = state.anchor;
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.sign(body)}`;
   }
@@ -55,6 +59,7 @@ export class CursorCodec {
     if (payload.v !== 1 || payload.b !== binding || !Number.isInteger(payload.o) || payload.o < 0) throw bad();
     const state: CursorState = { offset: payload.o };
     if (payload.w) state.window = payload.w;
+    if (typeof payload.a === 'string') state.anchor = payload.a;
     return state;
   }
 

@@ -3,11 +3,12 @@
  * method (405) → bearer key (401) → rate limit (429) → route (404) → scope (403) → query (422) → scoping (404).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { SandboxData } from '../model.ts';
+import type { SandboxChanges } from '../changes/index.ts';
+import type { DataStore } from '../changes/store.ts';
 import { handleAdmin } from './admin.ts';
 import { alterBody } from './altered-body.ts';
 import { authenticate, requireScope } from './auth.ts';
-import type { CursorCodec } from './cursor.ts';
+import type { CursorCodec, CursorState } from './cursor.ts';
 import { ApiError, notFound } from './errors.ts';
 import type { FaultController } from './faults.ts';
 import type { LinkSigner } from './links.ts';
@@ -20,7 +21,9 @@ import type { RouteContext, Router } from './router.ts';
 import { checkCustomerFilter, scopeOf } from './scope.ts';
 
 export interface ServerDeps {
-  data: SandboxData;
+  /** The data served: the seeded version until a change makes a new one. */
+  store: DataStore;
+  changes: SandboxChanges;
   router: Router;
   limiter: RateLimiter;
   faults: FaultController;
@@ -69,6 +72,8 @@ async function handle(
     await handleAdmin(deps, req, res, url.pathname, requestId, headers);
     return;
   }
+  // One version of the data for the whole request, even if a change lands while it is served.
+  const data = deps.store.current;
 
   // 1. method
   if (req.method !== 'GET') {
@@ -82,7 +87,7 @@ async function handle(
     );
   }
   // 2. bearer key
-  const key = authenticate(req, deps.data);
+  const key = authenticate(req, data);
 
   // Injected faults (authenticated requests only; they do not consume the rate limit).
   const fault = deps.faults.next();
@@ -149,14 +154,14 @@ async function handle(
   // 6. query parameters (including the cursor)
   const today = deps.today();
   const query = parseQuery(url.searchParams, def.query, today);
-  const scope = scopeOf(deps.data, key);
-  let offset = 0;
+  const scope = scopeOf(data, key);
+  let resume: CursorState = { offset: 0 };
   let binding = '';
   if (def.query.list) {
     binding = deps.cursors.binding(key.key_id, path.endsWith('/') ? path.slice(0, -1) : path, query.filters);
     if (query.cursor !== null) {
       const state = deps.cursors.decode(query.cursor, binding);
-      offset = state.offset;
+      resume = state;
       if (state.window && def.query.dates === 'window') [query.from, query.to] = state.window;
     }
   }
@@ -167,12 +172,12 @@ async function handle(
   const host = req.headers.host;
   const ctx: RouteContext = {
     req,
-    data: deps.data,
+    data,
     key,
     scope,
     query,
     path: match.params,
-    timeZone: deps.data.organization.time_zone,
+    timeZone: data.organization.time_zone,
     today,
     nowMs: deps.now(),
     origin: host ? `http://${host}` : deps.fallbackOrigin(),
@@ -198,12 +203,12 @@ async function handle(
   const window =
     def.query.dates === 'window' && query.from && query.to ? ([query.from, query.to] as [string, string]) : undefined;
   const project = (result.project ?? ((row: unknown) => row)) as (row: unknown) => unknown;
-  const page = paginate(result.rows, offset, query.limit, project, deps.cursors, binding, window);
+  const page = paginate(result.rows, resume, query.limit, project, deps.cursors, binding, window);
   if (fault.action === 'repeated_cursor') {
     // A server stuck on one page: it offers this very page again as the next one.
     page.pagination = {
       has_more: true,
-      cursor: deps.cursors.encode(binding, { offset, ...(window ? { window } : {}) }),
+      cursor: deps.cursors.encode(binding, { ...resume, ...(window ? { window } : {}) }),
     };
   }
   sendJson(

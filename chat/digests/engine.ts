@@ -15,26 +15,21 @@
 import type { Clock } from './clock.ts';
 import type { Digest } from './content.ts';
 import type { ChannelPacer } from './delivery/channel-pacer.ts';
-import { DeliveryError, type DigestDelivery } from './delivery/delivery.ts';
-import { type RetryOptions, sleep, withRetry } from './delivery/retry.ts';
-import { RunFailures } from './run-failures.ts';
+import type { DigestDelivery } from './delivery/delivery.ts';
+import type { RetryOptions } from './delivery/retry.ts';
+import { type Logger, RunExecutor, type RunObserver, type RunOutcome, silentLogger } from './delivery/run-executor.ts';
 import { runsBetween } from './schedule.ts';
-import type { DigestRun, DigestStore, MaterializePlan, Platform, Subscription } from './storage/types.ts';
+import type { DigestRun, DigestStore, MaterializePlan, Subscription } from './storage/types.ts';
+
+export type { Logger, RunOutcome } from './delivery/run-executor.ts';
+export { silentLogger } from './delivery/run-executor.ts';
 
 export const DEFAULT_GRACE_MS = 2 * 60 * 60 * 1000;
 
-/** The code of a post that may have gone out where the channel cannot be searched for it. */
-const UNSURE = 'unsure';
-
-export interface Logger {
-  info(msg: string, data?: Record<string, unknown>): void;
-  warn(msg: string, data?: Record<string, unknown>): void;
-}
 export const consoleLogger: Logger = {
   info: (m, d) => console.log(`[digests] ${m}`, d ?? ''),
   warn: (m, d) => console.warn(`[digests] ${m}`, d ?? ''),
 };
-export const silentLogger: Logger = { info: () => {}, warn: () => {} };
 
 export interface EngineOptions {
   store: DigestStore;
@@ -59,28 +54,8 @@ export interface EngineOptions {
   };
 }
 
-/** `released`: given back unclaimed at shutdown, for another replica (or the next start) to take. */
-export type RunOutcome = 'posted' | 'recovered' | 'quiet' | 'skipped' | 'failed' | 'retry' | 'lost' | 'released';
-
-export interface DigestObserver {
-  /** A run's attempt ended; `lateMs` (after its scheduled instant) when this attempt posted it. */
-  runEnded?(event: {
-    kind: string;
-    outcome: RunOutcome;
-    lateMs?: number | undefined;
-    platform?: Platform | undefined;
-  }): void;
-  /** A subscription stopped: `code` is the platform's error code, `linen_auth`, `linen_key_missing` or `uninstalled`. */
-  subscriptionStopped?(code: string, platform?: Platform): void;
-}
-
-/** A wait cut short because the worker is stopping. */
-class StopRequested extends Error {
-  override name = 'StopRequested';
-}
-
-/** Where a run's message can be in its channel's history: from a minute before its scheduled instant. */
-const historyFrom = (run: DigestRun) => new Date(run.scheduledFor.getTime() - 60_000);
+/** What the digest worker reports (the service's metrics). */
+export type DigestObserver = RunObserver;
 
 /** What to insert for a due subscription: every instant since its `next_run_at`, old ones skipped. */
 export function planRuns(
@@ -115,19 +90,16 @@ export class DigestEngine {
   readonly graceMs: number;
   readonly leaseMs: number;
   readonly logger: Logger;
-  readonly #stopping = new AbortController();
-  /** The retry settings of a run's platform calls, with waits that end when the worker stops. */
-  readonly #retry: RetryOptions;
-  readonly #failures: RunFailures;
-  constructor(private readonly opts: EngineOptions) {
+  readonly #executor: RunExecutor<DigestRun, Subscription, Digest>;
+
+  constructor(opts: EngineOptions) {
     this.store = opts.store;
     this.clock = opts.clock;
     this.workerId = opts.workerId;
     this.graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
-    this.leaseMs = opts.leaseMs ?? 120_000;
     this.logger = opts.logger ?? silentLogger;
-    this.#retry = { ...opts.retry, sleep: this.#interruptible(opts.retry?.sleep ?? sleep) };
-    this.#failures = new RunFailures({ ...opts, logger: this.logger });
+    this.#executor = new RunExecutor({ ...opts, graceMs: this.graceMs, logger: this.logger, noun: 'a digest' });
+    this.leaseMs = this.#executor.leaseMs;
   }
 
   /**
@@ -135,34 +107,7 @@ export class DigestEngine {
    * retry (a 5xx, a rate limit) stops waiting and is given back; a post already sent is let finish.
    */
   stopTaking(): void {
-    this.#stopping.abort();
-  }
-
-  #interruptible(wait: (ms: number) => Promise<void>): (ms: number) => Promise<void> {
-    const signal = this.#stopping.signal;
-    return (ms) =>
-      new Promise<void>((resolve, reject) => {
-        if (signal.aborted) return reject(new StopRequested());
-        const stop = () => reject(new StopRequested());
-        signal.addEventListener('abort', stop, { once: true });
-        wait(ms).then(
-          () => {
-            signal.removeEventListener('abort', stop);
-            resolve();
-          },
-          (err: unknown) => {
-            signal.removeEventListener('abort', stop);
-            reject(err);
-          },
-        );
-      });
-  }
-
-  /** Back to the queue, unclaimed, for another replica: nothing of it is in the platform's hands. */
-  async #giveBack(run: DigestRun): Promise<RunOutcome> {
-    await this.store.giveBackRuns([run.id], this.workerId, ['claimed', 'posting']);
-    this.logger.info('gave a digest run back at shutdown', { run: run.id });
-    return 'released';
+    this.#executor.stopTaking();
   }
 
   async materialize(limit = 1000): Promise<{ created: number; skipped: number }> {
@@ -183,176 +128,13 @@ export class DigestEngine {
    * Carries one claimed run to its end (or back to the queue). `digest` builds the message; it is called only
    * when the run is still to be sent.
    */
-  async execute(
+  execute(
     run: DigestRun,
     sub: Subscription | null,
     digest: () => Promise<Digest>,
     deliveryOf: () => Promise<DigestDelivery | null>,
     pacer: ChannelPacer,
   ): Promise<RunOutcome> {
-    const outcome = await this.#execute(run, sub, digest, deliveryOf, pacer).catch((err: unknown) => {
-      // The store could not record the outcome (a database restart): the run keeps its lease and is taken again
-      // when it ends; a `posting` run then looks for its message in the channel before posting.
-      this.logger.warn('could not record a digest run; it is taken again when its lease ends', {
-        run: run.id,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return 'lost' as const;
-    });
-    const lateMs = outcome === 'posted' ? this.clock.now().getTime() - run.scheduledFor.getTime() : undefined;
-    this.opts.observer?.runEnded?.({ kind: sub?.kind ?? 'deleted', outcome, lateMs, platform: sub?.platform });
-    return outcome;
-  }
-
-  async #execute(
-    run: DigestRun,
-    sub: Subscription | null,
-    digest: () => Promise<Digest>,
-    deliveryOf: () => Promise<DigestDelivery | null>,
-    pacer: ChannelPacer,
-  ): Promise<RunOutcome> {
-    const { store, workerId } = this;
-    const now = () => this.clock.now();
-    if (this.#stopping.signal.aborted) return this.#giveBack(run);
-    if (sub?.status !== 'active') {
-      await store.endRun(
-        run.id,
-        workerId,
-        now(),
-        'skipped',
-        sub ? `subscription ${sub.status}` : 'subscription deleted',
-      );
-      return 'skipped';
-    }
-    // The subscription's workspace's delivery (a rotating token is refreshed first); none: the app is uninstalled.
-    const resolved = await deliveryOf().then(
-      (delivery) => ({ delivery }),
-      (error: unknown) => ({ error }),
-    );
-    if ('error' in resolved) return this.#failed(run, sub, resolved.error, null);
-    const delivery = resolved.delivery;
-    if (!delivery) return this.#failures.uninstalled(run, sub);
-    const channel = run.channelId ?? sub.channelId;
-    const retried = <T>(fn: () => Promise<T>) => withRetry(fn, delivery, this.#retry);
-    try {
-      let built: Digest | null = null;
-      const getDigest = async () => (built ??= await digest());
-      if (run.status === 'posting') {
-        // A previous attempt may have reached the channel before its replica died: look for the run id first, where
-        // the platform can tell; where it cannot, it is not posted again.
-        if (!delivery.findsPosted) return this.#failures.unsure(run, sub);
-        const ts = await retried(() => delivery.findPosted(channel, run.id, historyFrom(run)));
-        if (ts) {
-          const d = await getDigest().catch(() => null);
-          await store.completeRun(run.id, workerId, now(), { status: 'posted', messageTs: ts, shown: d?.shown ?? [] });
-          this.logger.info('found a digest already posted by a previous attempt', { run: run.id, ts });
-          return 'recovered';
-        }
-      }
-      const late = now().getTime() - run.scheduledFor.getTime();
-      if (late > this.graceMs) {
-        await store.endRun(
-          run.id,
-          workerId,
-          now(),
-          'skipped',
-          `not sent within the grace period (late by ${Math.round(late / 60000)} min)`,
-        );
-        this.logger.warn('skipped a digest not sent within the grace period', { run: run.id, subscription: sub.id });
-        return 'skipped';
-      }
-      if (run.attempts > (this.opts.maxAttempts ?? 5)) {
-        await store.endRun(
-          run.id,
-          workerId,
-          now(),
-          'failed',
-          `gave up after ${run.attempts - 1} attempts: ${run.error ?? ''}`,
-        );
-        return 'failed';
-      }
-      // The digest is built in its turn in the channel's queue, while the slot's spacing wait runs: a batch's later
-      // turns do not hold up its first ones, and the messages waiting for their slot are not all held at once. A
-      // quiet digest is recorded without taking a slot. Otherwise the run is marked `posting` during the wait (a
-      // crash before the post leaves a `posting` run, which a takeover checks the channel history for); the slot
-      // covers the post only, so the next message to the channel waits for pacing, not for our bookkeeping.
-      type Turn =
-        | { quiet: Digest['shown'] }
-        | { lost: true }
-        | { released: true }
-        | { posted: string; shown: Digest['shown'] };
-      const stopping = () => this.#stopping.signal.aborted;
-      const turn = await pacer.runPrepared<Digest, Turn>(
-        channel,
-        async () => {
-          // At shutdown a run that has not started posting goes back to the queue (checked again once built).
-          if (stopping()) return { skip: { released: true } };
-          const d = await getDigest();
-          if (d.quiet) return { skip: { quiet: d.shown } };
-          if (stopping()) return { skip: { released: true } };
-          if (!delivery.findsPosted) return { send: d };
-          const marked = await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel);
-          return marked ? { send: d } : { skip: { lost: true } };
-        },
-        async (d): Promise<Turn> => {
-          if (!delivery.findsPosted) {
-            // Where a post cannot be looked for afterwards, `posting` is marked as late as it can be: in the slot,
-            // just before the post, so that a worker stopped in between loses as little as possible.
-            if (stopping()) return { released: true };
-            if (!(await store.beginPosting(run.id, workerId, now(), this.leaseMs, channel))) return { lost: true };
-          }
-          await this.opts.hooks?.beforePost?.(run);
-          // After an answer that may hide a message that went out (a 5xx, a dropped connection), the next
-          // attempt first looks for it in the channel: a retry never posts the digest twice.
-          let uncertain = false;
-          const ts = await retried(async () => {
-            if (uncertain) {
-              const found = await delivery.findPosted(channel, run.id, historyFrom(run));
-              if (found) return found;
-            }
-            try {
-              return await delivery.post(channel, d, { runId: run.id, subscriptionId: sub.id });
-            } catch (err) {
-              const failure = delivery.classify(err);
-              if (failure.kind === 'transient' && failure.unsure) {
-                // Where the channel cannot be searched, a post that may have gone out is not sent again.
-                if (!delivery.findsPosted)
-                  throw new DeliveryError({ kind: 'permanent', code: UNSURE }, err, delivery.platform);
-                uncertain = true;
-              }
-              throw err;
-            }
-          });
-          return { posted: ts, shown: d.shown };
-        },
-      );
-      if ('quiet' in turn) {
-        await store.completeRun(run.id, workerId, now(), { status: 'quiet', messageTs: null, shown: turn.quiet });
-        return 'quiet';
-      }
-      if ('lost' in turn) return 'lost';
-      if ('released' in turn) return this.#giveBack(run);
-      const sent = turn.posted;
-      await this.opts.hooks?.afterPost?.(run, sent);
-      const ok = await store.completeRun(run.id, workerId, now(), {
-        status: 'posted',
-        messageTs: sent,
-        shown: turn.shown,
-      });
-      if (!ok)
-        this.logger.warn('posted, but the claim had been taken over; the new owner will find the message', {
-          run: run.id,
-        });
-      return ok ? 'posted' : 'lost';
-    } catch (err) {
-      if (err instanceof DeliveryError && err.failure.code === UNSURE) return this.#failures.unsure(run, sub);
-      return this.#failed(run, sub, err, delivery);
-    }
-  }
-
-  #failed(run: DigestRun, sub: Subscription, err: unknown, delivery: DigestDelivery | null): Promise<RunOutcome> {
-    // A retry wait cut short at shutdown: the last attempt failed, so no post of it is under way.
-    if (err instanceof StopRequested) return this.#giveBack(run);
-    return this.#failures.failed(run, sub, err, delivery);
+    return this.#executor.execute(run, sub, digest, deliveryOf, pacer);
   }
 }

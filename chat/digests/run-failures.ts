@@ -1,5 +1,6 @@
 /**
- * How a digest run ends when its attempt did not post it, for the run and for its subscription:
+ * How a run (a digest's, an alert's post) ends when its attempt did not post it, for the run and for its owner (the
+ * subscription or the alert):
  * - a failure the platform or the Linen API says no retry can fix (the channel gone, the key refused or no longer
  *   configured) ends the run and stops the subscription, whose creator is told once;
  * - any other failure gives the run back to be tried again later, after a rate limit's wait if it was one;
@@ -12,8 +13,7 @@ import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '
 import type { Clock } from './clock.ts';
 import { DeliveryError, type DigestDelivery, linenFailureReason } from './delivery/delivery.ts';
 import { type RetryOptions, withRetry } from './delivery/retry.ts';
-import type { DigestObserver, Logger, RunOutcome } from './engine.ts';
-import type { DigestRun, DigestStore, Subscription } from './storage/types.ts';
+import type { ExecutableRun, Logger, RunObserver, RunOutcome, RunOwner, RunStore } from './delivery/run-executor.ts';
 
 /** The Linen API's request id of a failure, as a field of the digest's log line. */
 const requestField = (err: unknown) => {
@@ -22,11 +22,11 @@ const requestField = (err: unknown) => {
 };
 
 export interface RunFailureDeps {
-  store: DigestStore;
+  store: RunStore;
   clock: Clock;
   workerId: string;
   logger: Logger;
-  observer?: DigestObserver | undefined;
+  observer?: RunObserver | undefined;
   retry?: RetryOptions | undefined;
   /** Delay before a run whose attempt failed transiently is tried again (default 60 s). */
   retryDelayMs?: number | undefined;
@@ -39,7 +39,7 @@ export class RunFailures {
    * A run whose post may have gone out, on a platform whose channels cannot be searched for it: ended, not posted
    * again (never twice), and said in the log. The subscription goes on.
    */
-  async unsure(run: DigestRun, sub: Subscription): Promise<RunOutcome> {
+  async unsure(run: ExecutableRun, sub: RunOwner): Promise<RunOutcome> {
     await this.d.store.endRun(
       run.id,
       this.d.workerId,
@@ -58,7 +58,7 @@ export class RunFailures {
    * The subscription's workspace has no installation any more (uninstalled while a run was due): the run is skipped
    * and the subscription stopped, quietly (there is no token left to tell its creator with).
    */
-  async uninstalled(run: DigestRun, sub: Subscription): Promise<RunOutcome> {
+  async uninstalled(run: ExecutableRun, sub: RunOwner): Promise<RunOutcome> {
     const now = this.d.clock.now();
     await this.d.store.endRun(run.id, this.d.workerId, now, 'skipped', 'workspace not installed');
     if (await this.d.store.markFailing(sub.id, 'the app is no longer installed in its workspace', now))
@@ -70,7 +70,7 @@ export class RunFailures {
     return 'skipped';
   }
 
-  async failed(run: DigestRun, sub: Subscription, err: unknown, delivery: DigestDelivery | null): Promise<RunOutcome> {
+  async failed(run: ExecutableRun, sub: RunOwner, err: unknown, delivery: DigestDelivery | null): Promise<RunOutcome> {
     const now = this.d.clock.now();
     const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
     // The key reference no longer matches a configured key (rotated away): no retry can fix that.

@@ -4,7 +4,7 @@
  * Slack's error codes classified, and the creator told in a direct message when a subscription stops.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Digest } from '../../chat/digests/content.ts';
+import type { Content } from '../../chat/content/document.ts';
 import {
   type DeliveryFailure,
   type DeliveryFor,
@@ -12,7 +12,7 @@ import {
   linenFailureReason,
   type PostedRun,
 } from '../../chat/digests/delivery/delivery.ts';
-import type { Subscription } from '../../chat/digests/storage/types.ts';
+import type { RunOwner } from '../../chat/digests/delivery/run-executor.ts';
 import { toSlackMessage } from '../blocks/render.ts';
 
 export type SlackClient = Pick<WebClient, 'chat' | 'conversations'>;
@@ -105,8 +105,8 @@ export function slackDelivery(slack: SlackClient): DigestDelivery {
   return {
     platform: 'Slack',
     findsPosted: true,
-    async post(channel: string, digest: Digest, run: PostedRun) {
-      const message = toSlackMessage(digest);
+    async post(channel: string, content: Content, run: PostedRun) {
+      const message = toSlackMessage(content);
       const res = await slack.chat.postMessage({
         channel,
         text: message.text,
@@ -122,13 +122,14 @@ export function slackDelivery(slack: SlackClient): DigestDelivery {
     },
     findPosted: (channel, runId, since) => findPostedRun(slack, channel, runId, since),
     explain: explainFailure,
-    async tellCreator(sub: Subscription, code: string, reason: string) {
+    async tellCreator(owner: RunOwner, code: string, reason: string) {
+      const noun = owner.noun ?? 'digest';
       await slack.chat.postMessage({
-        channel: sub.createdBy,
+        channel: owner.createdBy,
         text:
           code === 'linen_key_missing'
-            ? `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}.`
-            : `Your Linen digest ${sub.id} for <#${sub.channelId}> has stopped: ${reason}. Fix it, then run \`/linen digest resume ${sub.id}\`.`,
+            ? `Your Linen ${noun} ${owner.id} for <#${owner.channelId}> has stopped: ${reason}.`
+            : `Your Linen ${noun} ${owner.id} for <#${owner.channelId}> has stopped: ${reason}. Fix it, then run \`/linen ${noun} resume ${owner.id}\`.`,
       });
     },
     classify: (err) => classifySlackError(err),

@@ -7,9 +7,9 @@
  */
 
 import { MessageActivityInput } from '@microsoft/teams.api';
-import type { Digest } from '../../chat/digests/content.ts';
+import type { Content } from '../../chat/content/document.ts';
 import { type DeliveryFor, type DigestDelivery, linenFailureReason } from '../../chat/digests/delivery/delivery.ts';
-import type { Subscription } from '../../chat/digests/storage/types.ts';
+import type { RunOwner } from '../../chat/digests/delivery/run-executor.ts';
 import { type Connector, cardMessage } from '../connector.ts';
 import { classifyTeamsError } from '../connector-errors.ts';
 
@@ -35,20 +35,21 @@ export interface TeamsDeliveryDeps {
   connectorFor: (serviceUrl: string) => Connector;
 }
 
-function teamsDelivery(sub: Subscription, deps: TeamsDeliveryDeps): DigestDelivery {
+function teamsDelivery(sub: RunOwner, deps: TeamsDeliveryDeps): DigestDelivery {
   const connector = deps.connectorFor(sub.serviceUrl!);
   return {
     platform: 'Teams',
     findsPosted: false,
-    post: (channel: string, digest: Digest) => connector.send(channel, cardMessage(digest)),
+    post: (channel: string, message: Content) => connector.send(channel, cardMessage(message)),
     findPosted: async () => null,
     explain: (code) => explainTeamsFailure(code),
-    async tellCreator(s: Subscription, code: string, reason: string) {
+    async tellCreator(s: RunOwner, code: string, reason: string) {
       const chat = await connector.personalChat(s.createdBy, s.teamId!);
-      const resume = code === 'linen_key_missing' ? '' : ` Fix it, then type “digest resume ${s.id}”.`;
+      const noun = s.noun ?? 'digest';
+      const resume = code === 'linen_key_missing' ? '' : ` Fix it, then type “${noun} resume ${s.id}”.`;
       await connector.send(
         chat,
-        new MessageActivityInput(`Your Linen digest ${s.id} has stopped: ${reason}.${resume}`),
+        new MessageActivityInput(`Your Linen ${noun} ${s.id} has stopped: ${reason}.${resume}`),
       );
     },
     classify: classifyTeamsError,

@@ -3,8 +3,8 @@
  * posted (where the platform can tell), tell a subscription's creator it stopped, and say what a failure means.
  * Slack's is `slack-bot/digests/slack.ts`, Teams' `teams-bot/digests/teams-delivery.ts`.
  */
-import type { Digest } from '../content.ts';
-import type { Subscription } from '../storage/types.ts';
+import type { Content } from '../../content/document.ts';
+import type { RunOwner } from './run-executor.ts';
 
 export type DeliveryFailure =
   /** Retrying cannot help (the bot was removed, the channel is gone, the token revoked): the subscription stops. */
@@ -41,6 +41,7 @@ export class DeliveryError extends Error {
 
 export interface PostedRun {
   runId: string;
+  /** The id of the run's owner: the digest subscription, or the alert. */
   subscriptionId: string;
 }
 
@@ -52,14 +53,14 @@ export interface DigestDelivery {
    * Where it cannot (Teams), a run whose post may have gone out is never posted again: at most once.
    */
   readonly findsPosted: boolean;
-  /** Posts the digest in `channel`; resolves with the message's id. Throws what `classify` reads. */
-  post(channel: string, digest: Digest, run: PostedRun): Promise<string>;
+  /** Posts the run's message in `channel`; resolves with the message's id. Throws what `classify` reads. */
+  post(channel: string, message: Content, run: PostedRun): Promise<string>;
   /** The id of a message of this run in `channel` since `since`, or null (always null where `findsPosted` is false). */
   findPosted(channel: string, runId: string, since: Date): Promise<string | null>;
   /** Why a subscription stopped, in the platform's words (stored, and shown by `digest list` and `admin status`). */
   explain(code: string, channelId: string): string;
-  /** Tells the subscription's creator, privately and once, that it stopped and why. */
-  tellCreator(sub: Subscription, code: string, reason: string): Promise<void>;
+  /** Tells the creator of a subscription or an alert, privately and once, that it stopped and why. */
+  tellCreator(owner: RunOwner, code: string, reason: string): Promise<void>;
   classify(err: unknown): DeliveryFailure;
 }
 
@@ -67,7 +68,7 @@ export interface DigestDelivery {
 export type FailureReader = Pick<DigestDelivery, 'platform' | 'classify'>;
 
 /**
- * The delivery of a subscription's platform and workspace or tenant; null when the app is no longer installed
- * there (its subscriptions are then stopped, never posted with another's credentials).
+ * The delivery of a subscription's (or an alert's) platform and workspace or tenant; null when the app is no longer
+ * installed there (its subscriptions and alerts are then stopped, never posted with another's credentials).
  */
-export type DeliveryFor = (sub: Subscription) => Promise<DigestDelivery | null>;
+export type DeliveryFor = (owner: RunOwner) => Promise<DigestDelivery | null>;

@@ -6,7 +6,6 @@
  * through its own platform. `stop()` drains and closes it all.
  */
 import { resolve } from 'node:path';
-import type { App as BoltApp } from '@slack/bolt';
 import { clientsByKeyRef, keyRefOf } from '../base/key-ref.ts';
 import { logFields } from '../base/logging/log-fields.ts';
 import { createLogger, type ServiceLogger } from '../base/logging/logger.ts';
@@ -72,8 +71,6 @@ export interface StartOptions {
 }
 
 export interface RunningBot {
-  /** The Slack app (Bolt), when Slack is configured. */
-  app: BoltApp;
   slack: SlackAdapter | undefined;
   teams: TeamsAdapter | undefined;
   linen: LinenService;
@@ -318,7 +315,6 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   }
 
   return {
-    app: slack?.app as BoltApp,
     slack,
     teams,
     linen,

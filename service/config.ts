@@ -47,7 +47,7 @@ export interface BotConfig {
   connected?: boolean | undefined;
   linen: LinenConfig;
   port: number;
-  /** `BIND_ADDRESS`: the address the HTTP receiver and the health server listen on; unset: all interfaces. */
+  /** `BIND_ADDRESS`: the address the service's one HTTP server listens on; unset: all interfaces. */
   host: string | undefined;
   /** Digest storage on this PostgreSQL server (several replicas); unset: PGlite under `dataDir`. */
   databaseUrl: string | undefined;

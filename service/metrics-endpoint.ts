@@ -1,13 +1,14 @@
 /**
  * `GET /metrics` in Prometheus' text format. On its own port (`METRICS_PORT`, bound to `METRICS_BIND_ADDRESS`)
- * it is open to whoever reaches that address, unless `METRICS_TOKEN` is set. On the bot's public port it is
- * served only to `Authorization: Bearer $METRICS_TOKEN`, and not at all without a token: the Slack-facing port
- * must not tell the internet what the service is doing.
+ * it is open to whoever reaches that address, unless `METRICS_TOKEN` is set, and served there by a small server of
+ * its own that answers nothing else. On the bot's public port it is served only to
+ * `Authorization: Bearer $METRICS_TOKEN`, and not at all without a token: the Slack-facing port must not tell the
+ * internet what the service is doing.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ChatMetrics } from '../chat/operations/metrics.ts';
-import { type HealthServer, startHealthServer } from './health-server.ts';
+import { type Listening, listen } from './listen.ts';
 
 export const METRICS_PATH = '/metrics';
 
@@ -54,11 +55,16 @@ export function metricsHandler(metrics: ChatMetrics, options: { token: string | 
   };
 }
 
-export type MetricsServer = HealthServer;
+export type MetricsServer = Listening;
 
-/** `GET /metrics` alone on its own port: the operator's small GET server, with this one route. */
-export function startMetricsServer(options: { handler: Handler; port: number; host: string }): Promise<MetricsServer> {
-  return startHealthServer({ routes: { [METRICS_PATH]: options.handler }, port: options.port, host: options.host });
+/** `GET /metrics` alone on its own port (404 for any other path or method). */
+function startMetricsServer(options: { handler: Handler; port: number; host: string }): Promise<MetricsServer> {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === METRICS_PATH && req.method === 'GET') return options.handler(req, res);
+    plain(res, 404, 'Not found');
+  });
+  return listen(server, options.port, options.host);
 }
 
 /** What `METRICS_PORT`, `METRICS_BIND_ADDRESS` and `METRICS_TOKEN` say (see config.ts). */

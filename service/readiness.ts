@@ -41,7 +41,7 @@ export class Readiness {
     return reason ? { ready: false, reason, checks } : { ready: true, checks };
   }
 
-  /** The `/readyz` handler (a Bolt custom route or the Socket Mode health server's). */
+  /** The `/readyz` handler, one of the service's HTTP server's probes (http-server.ts). */
   handler(): (req: IncomingMessage, res: ServerResponse) => void {
     return (_req, res) => {
       void this.state().then((state) => {

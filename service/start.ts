@@ -6,7 +6,6 @@
  * through its own platform. `stop()` drains and closes it all.
  */
 import { resolve } from 'node:path';
-import type { App as BoltApp } from '@slack/bolt';
 import { clientsByKeyRef, keyRefOf } from '../base/key-ref.ts';
 import { logFields } from '../base/logging/log-fields.ts';
 import { createLogger, type ServiceLogger } from '../base/logging/logger.ts';
@@ -35,6 +34,7 @@ import { createExcelRoutes, type ExcelRoutes } from '../excel-addin/service/rout
 import type { LinenClient } from '../shared/node.ts';
 import { createSlackAdapter, type MultiWorkspaceOptions, type SlackAdapter } from '../slack-bot/app.ts';
 import { createTeamsAdapter, type TeamsAdapter } from '../teams-bot/app.ts';
+import { serveStatusSocket } from './admin/status-socket.ts';
 import { type BotConfig, secretsOf } from './config.ts';
 import { type HttpServer, startHttpServer } from './http-server.ts';
 import { METRICS_PATH, type MetricsServer, metricsOnBotPort, serveMetricsOwnPort } from './metrics-endpoint.ts';
@@ -72,8 +72,6 @@ export interface StartOptions {
 }
 
 export interface RunningBot {
-  /** The Slack app (Bolt), when Slack is configured. */
-  app: BoltApp;
   slack: SlackAdapter | undefined;
   teams: TeamsAdapter | undefined;
   linen: LinenService;
@@ -295,6 +293,11 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     throw err;
   }
 
+  // `npm run admin -- status` asks the service that holds the embedded store's folder (admin/status-socket.ts).
+  const statusSocket = ownDatabase
+    ? await serveStatusSocket({ database, dataDir: config.dataDir, apiKey: config.linen.apiKey, logger })
+    : undefined;
+
   let worker: DigestWorker | null = null;
   if (options.digests?.worker !== false) {
     // Subscriptions name their key by reference; the bot reads with its one configured key, or with the connected
@@ -318,7 +321,6 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   }
 
   return {
-    app: slack?.app as BoltApp,
     slack,
     teams,
     linen,
@@ -358,6 +360,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         await disconnected;
         await excel?.close();
         await metricsServer?.close();
+        await statusSocket?.close();
         await store.drain().catch((err: unknown) => logger.debug(`digest store drain: ${(err as Error).message}`));
         if (ownDatabase)
           await database.close().catch((err: unknown) => logger.debug(`database close: ${(err as Error).message}`));

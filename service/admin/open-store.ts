@@ -1,8 +1,9 @@
 /**
  * Opening the bot's store for the operator, with the bot's settings (DATABASE_URL, else PGlite under
  * LINEN_DATA_DIR), without migrating or creating it: a folder that holds no store is an empty store, and every
- * failure to open is one sentence. A PGlite folder is one process's database: while a bot holds it, it cannot be
- * read (PGlite has no read-only mode that is safe beside a writer).
+ * failure to open is one sentence. A PGlite folder is one process's database: while a service holds it, it cannot be
+ * read from here (PGlite has no read-only mode that is safe beside a writer), and the service is asked instead
+ * (`held`: ask-service.ts). PostgreSQL is read directly whether the service runs or not.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,13 +12,19 @@ import { openPg } from '../../base/store/pg.ts';
 import { openPglite } from '../../base/store/pglite.ts';
 import type { SqlExecutor } from '../../base/store/sql.ts';
 import { ConfigError, loadStorageConfig } from '../config.ts';
+import type { HeldStore } from './ask-service.ts';
+import { statusSocketPath } from './status-socket.ts';
 
 /** The store could not be opened; `message` is the sentence for the operator. */
 export class StoreNotOpenedError extends Error {
   override name = 'StoreNotOpenedError';
 }
 
-export type OpenedStore = { kind: 'open'; db: SqlExecutor; where: string } | { kind: 'absent'; where: string };
+export type OpenedStore =
+  | { kind: 'open'; db: SqlExecutor; where: string }
+  | { kind: 'absent'; where: string }
+  /** The folder is held by a live process: the service to ask for the report. */
+  | ({ kind: 'held'; where: string } & HeldStore);
 
 /** Where a PostgreSQL store is, without its user, password or options. */
 function describePg(url: string): string {
@@ -57,9 +64,14 @@ export async function openStoreForAdmin(env: Record<string, string | undefined>)
     return { kind: 'open', db: await openPglite(folder), where };
   } catch (err) {
     if (err instanceof DataFolderInUseError) {
-      throw new StoreNotOpenedError(
-        `The store in ${folder} is in use by a running bot (pid ${err.pid}), and PGlite is one process's database: stop the bot and run this again, or run the bot on PostgreSQL (DATABASE_URL) and point this command at the same database.`,
-      );
+      const socket = statusSocketPath(storage.dataDir);
+      return {
+        kind: 'held',
+        where: `${where}, read by the running service (pid ${err.pid})`,
+        folder,
+        pid: err.pid,
+        socket,
+      };
     }
     throw new StoreNotOpenedError(`Cannot open the store in ${folder}: ${(err as Error).message}`);
   }

@@ -1,7 +1,9 @@
 /**
- * `npm run admin -- status [--json]`: the operator's view of the store. Exit codes: 0 shown (an empty store
- * included), 1 the store could not be opened, 2 a usage mistake.
+ * `npm run admin -- status [--json]`: the operator's view of the store, read directly, or on the embedded store
+ * held by a running service, answered by that service (ask-service.ts): the same report either way. Exit codes:
+ * 0 shown (an empty store included), 1 the store could not be opened or the service asked, 2 a usage mistake.
  */
+import { askRunningService, ServiceNotAskedError } from './ask-service.ts';
 import { openStoreForAdmin, StoreNotOpenedError } from './open-store.ts';
 import { isEmpty, readStatus, type StatusReport } from './status.ts';
 import { renderText } from './text.ts';
@@ -71,6 +73,14 @@ export async function runAdmin(
   let report: StatusReport;
   if (opened.kind === 'absent') {
     report = { workspaces: [], connections: [], environmentKey: null, subscriptions: [], failing: [] };
+  } else if (opened.kind === 'held') {
+    try {
+      report = await askRunningService(opened);
+    } catch (err) {
+      if (!(err instanceof ServiceNotAskedError)) throw err;
+      io.err(`linen-admin: ${err.message}\n`);
+      return 1;
+    }
   } else {
     try {
       report = await readStatus(opened.db, env);

@@ -84,7 +84,10 @@ export interface FailingRow {
 export interface StatusReport {
   workspaces: WorkspaceRow[];
   connections: ConnectionRow[];
-  /** Single-workspace mode keeps no connection row: its key is LINEN_API_KEY, shown here when set for this command. */
+  /**
+   * Single-workspace mode keeps no connection row: its key is LINEN_API_KEY, shown here when set for this command
+   * (or, for a report a running service answered, for that service).
+   */
   environmentKey: string | null;
   subscriptions: SubscriptionRow[];
   failing: FailingRow[];

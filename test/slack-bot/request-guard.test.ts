@@ -1,7 +1,7 @@
 /**
  * Slack request verification in HTTP mode, against the real receiver: a signed request whose timestamp is
  * more than 5 minutes away from now, either way, and a body over the size limit are refused before anything is
- * done; the bot and its health server listen on BIND_ADDRESS.
+ * done; the bot's HTTP server (probes included) listens on BIND_ADDRESS.
  */
 import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';

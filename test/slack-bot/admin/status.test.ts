@@ -2,7 +2,9 @@
  * `npm run admin -- status` on PGlite and (with TEST_DATABASE_URL) PostgreSQL, found through the bot's own
  * settings: two installed workspaces with their keys, digests due, paused, failing and retrying; the text and
  * JSON outputs list them with each key's last four and never a key or token; a key's "last answered" moves when a
- * command of its workspace gets an answer from the API, at most once a minute.
+ * command of its workspace gets an answer from the API, at most once a minute. While the service runs on the store
+ * (its own process, as `npm start`), the command answers the same report: asked of the service on PGlite, whose
+ * folder it holds, and read directly on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceLogger } from '../../../base/logging/logger.ts';
@@ -14,6 +16,7 @@ import { LinenService } from '../../../chat/linen.ts';
 import { runAdmin } from '../../../service/admin/run.ts';
 import { createLinenClient, type HttpResponse } from '../../../shared/node.ts';
 import { SLACK_SURFACE } from '../../../slack-bot/surface.ts';
+import { postponeDigests, type ServiceProcess, startService } from '../../support/admin-service.ts';
 import {
   type AdminStore,
   adminStore,
@@ -259,4 +262,64 @@ describe.each(drivers)('npm run admin -- status on %s', (driver) => {
     expect(text).toMatch(new RegExp(`${TEAM_B} +workspace +…c4d5 .* not yet\\n`));
     expectNoSecret(text);
   }, 90_000);
+});
+
+describe.each(drivers)('npm run admin -- status while the service runs on %s', (driver) => {
+  let store: AdminStore;
+  let ids: Seeded;
+  let service: ServiceProcess | undefined;
+  beforeAll(async () => {
+    store = adminStore(driver);
+    const db = await store.open();
+    try {
+      ids = await seed(db);
+      await postponeDigests(db);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await service?.kill();
+    await store?.remove();
+  });
+
+  it('answers the same report as the store read once the service has stopped, text and --json', async () => {
+    const now = new Date();
+    service = await startService(store.env);
+    const liveText = await status(store.env, now);
+    const liveJson = await status(store.env, now, '--json');
+    expect(await service.stop()).toBe(0);
+    const text = await status(store.env, now);
+    const json = await status(store.env, now, '--json');
+
+    for (const r of [liveText, liveJson, text, json])
+      expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' });
+    for (const r of [liveText, liveJson]) expectNoSecret(r.out);
+    const where = (out: string) => /store: (.*)\n/.exec(out)?.[1];
+    const directly = where(text.out)!;
+    expect(directly).toMatch(driver === 'pg' ? /^PostgreSQL at / : /^PGlite in \S+digests$/);
+    // On PGlite the running service answered (the folder was its alone); PostgreSQL is read directly either way.
+    const live = driver === 'pg' ? directly : `${directly}, read by the running service (pid ${service.pid})`;
+    expect(where(liveText.out)).toBe(live);
+    expect(liveText.out).toBe(text.out.replace(directly, live));
+    expect(JSON.parse(liveJson.out)).toEqual({ ...JSON.parse(json.out), store: live });
+
+    const lines = liveText.out.split('\n');
+    for (const title of ['Workspaces (2)', 'Connections (3)', 'Subscriptions (4)', 'Failing (2)'])
+      expect(lines).toContain(title);
+    const doc = JSON.parse(liveJson.out);
+    expect(doc.workspaces.map((w: { workspace: string }) => w.workspace)).toEqual([TEAM_A, TEAM_B]);
+    expect(doc.subscriptions.map((s: { id: string; state: string }) => [s.id, s.state]).sort()).toEqual(
+      [
+        [ids.due, 'active'],
+        [ids.paused, 'paused'],
+        [ids.gone, 'failing'],
+        [ids.retrying, 'active'],
+      ].sort(),
+    );
+    expect(doc.failing.map((f: { id: string; state: string }) => [f.id, f.state])).toEqual([
+      [ids.gone, 'failing'],
+      [ids.retrying, 'retrying'],
+    ]);
+  }, 120_000);
 });

@@ -202,7 +202,7 @@ describe.each(drivers)('multi-workspace install on %s', (driver) => {
     h.slack.oauth.expiresIn = 43_200;
 
     // A listener that calls the Web API with the workspace's token from Bolt's authorize.
-    bot.bot.app.command('/probe', async ({ ack, client }) => {
+    bot.bot.slack!.app.command('/probe', async ({ ack, client }) => {
       await ack();
       await client.auth.test();
     });

@@ -44,7 +44,7 @@ function windowParams(set: EntitySet, filter: Filter | undefined, ctx: PlanConte
   let { from, to } = days;
   if (w.capped && from === undefined && to !== undefined)
     throw badRequest(
-      `A filter that ends ${set.name}' ${w.property} needs a start too (${w.property} ge …): without one the API reads only the 7 days before the end.`,
+      `A filter on ${w.property} of ${set.name} with an end needs a start too (${w.property} ge …): without one the API reads only the 7 days before the end.`,
       'window_needs_start',
     );
   if (w.capped && from !== undefined) {

@@ -157,7 +157,6 @@ export function createODataRoutes(deps: ODataRoutesDeps): ODataRoutes {
         observer: deps.observer,
         transport,
         userAgent: 'linen-connect-odata/0.1',
-        now: deps.now,
         ...BUDGET,
       });
     } catch (err) {

@@ -9,7 +9,7 @@ import type { AnswerOutcome } from '../answers/outcome.ts';
 import type { DigestObserver } from '../digests/engine.ts';
 
 /** Where the service answers; `digests` for the worker's reads, which one key's subscriptions share. */
-export type Platform = 'slack' | 'teams' | 'excel_relay' | 'console' | 'digests';
+export type Platform = 'slack' | 'teams' | 'excel_relay' | 'odata' | 'console' | 'digests';
 
 /** A button: share an answer, choose a customer, an invoice PDF. */
 export type ActionName = 'share' | 'choose_customer' | 'pdf';

@@ -31,7 +31,7 @@ export interface FeedClient {
 const quiet = { warn() {}, info() {}, debug() {}, error() {}, trace() {}, log() {} };
 
 export async function connectFeed(root: string, key: string): Promise<FeedClient> {
-  // biome-ignore lint/suspicious/noExplicitAny: the library is plain JavaScript; its declarations type nothing.
+  // The library is plain JavaScript: its declarations type nothing.
   const service: any = new odataLibrary.Service({
     url: root,
     auth: { type: 'basic', username: 'analyst', password: key },
@@ -44,14 +44,12 @@ export async function connectFeed(root: string, key: string): Promise<FeedClient
     model(set) {
       const m = service[set].entityTypeModel;
       return {
-        // biome-ignore lint/suspicious/noExplicitAny: see above.
         properties: m.properties.map((p: any) => ({
           name: p.name,
           type: p.type?.name,
           nullable: p.nullable,
           scale: p.scale,
         })),
-        // biome-ignore lint/suspicious/noExplicitAny: see above.
         key: m.key.map((k: any) => k.name),
       };
     },

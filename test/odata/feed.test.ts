@@ -73,6 +73,15 @@ describe('the service document and $metadata', () => {
     expect(feed.sets().sort()).toEqual(names.sort());
   });
 
+  it('serves linen.pbids without credentials, naming the address the tool reached and no key', async () => {
+    const r = await h.get('/odata/linen.pbids', { auth: null });
+    expect(r.status).toBe(200);
+    const file = (await r.json()) as { connections: { details: { protocol: string; address: { url: string } } }[] };
+    expect(file.connections).toEqual([
+      { details: { protocol: 'odata', address: { url: h.root } }, options: {}, mode: 'Import' },
+    ]);
+  });
+
   it('types days, instants, money, counts and rates, nullable where the specification says so', () => {
     const prop = (set: string, name: string) => feed.model(set).properties.find((p) => p.name === name);
     expect(prop('Deliveries', 'date')).toMatchObject({ type: 'Date', nullable: false });

@@ -174,14 +174,12 @@ function conditions(customerIds: string[], issuedTimes: number[]): fc.Arbitrary<
       test: (i) => (op === 'eq' ? i.customer_id === v : i.customer_id !== v),
     }),
   );
-  const total = fc
-    .record({ op: fc.constantFrom(...OPS), cents: fc.integer({ min: 0, max: 3_000_000 }) })
-    .map(
-      ({ op, cents }): Cond => ({
-        text: `total ${op} ${(cents / 100).toFixed(2)}`,
-        test: (i) => cmp(op, i.total_cents, cents),
-      }),
-    );
+  const total = fc.record({ op: fc.constantFrom(...OPS), cents: fc.integer({ min: 0, max: 3_000_000 }) }).map(
+    ({ op, cents }): Cond => ({
+      text: `total ${op} ${(cents / 100).toFixed(2)}`,
+      test: (i) => cmp(op, i.total_cents, cents),
+    }),
+  );
   // Instants near the invoices' own, so a window's edge falls on days with invoices on both sides of it.
   const issued = fc
     .record({

@@ -289,6 +289,11 @@ export function createODataRoutes(deps: ODataRoutesDeps): ODataRoutes {
       const outcome = await serveSet(req, res, set!, apiKey, search, segment === '$count');
       deps.logger.debug(`odata: ${where}: ${outcome}`);
     } catch (err) {
+      if (res.destroyed) {
+        // The tool hung up (a refresh cancelled): the listing was aborted, and there is nobody to answer.
+        deps.logger.debug(`odata: ${where}: the caller hung up`);
+        return;
+      }
       let answer: ODataError;
       if (err instanceof ODataError) answer = err;
       else if (err instanceof LinenError) {

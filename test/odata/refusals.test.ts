@@ -183,6 +183,21 @@ describe("the Linen API's failures", () => {
     expect(e.message).toMatch(/^The Linen API had an internal error \(request req_\w+\); quote it to support\.$/);
   });
 
+  it('a tool that hangs up mid-read: the read is dropped quietly, and the next request is answered', async () => {
+    h.sandbox.faults.enqueue({ kind: 'latency', ms: 600 });
+    const gone = new AbortController();
+    const hungUp = fetch(`${h.origin}/odata/Orders`, {
+      headers: { authorization: basic(DEMO_KEY) },
+      signal: gone.signal,
+    }).catch(() => 'aborted');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    gone.abort();
+    expect(await hungUp).toBe('aborted');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(h.logs.filter((l) => l.startsWith('error '))).toEqual([]);
+    expect((await h.get('/odata/Orders?$top=1')).status).toBe(200);
+  });
+
   it('a customer the key does not see: no rows, as a filter that matches nothing', async () => {
     const r = await h.get(`/odata/Invoices?$filter=${q("customer_id eq 'c_nobody'")}`);
     expect(r.status).toBe(200);

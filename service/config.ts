@@ -62,6 +62,8 @@ export interface BotConfig {
   logFormat?: LogFormat | undefined;
   /** `EXCEL_ADDIN_DIR` (default `dist/excel-addin`): the built Excel add-in, served at `/excel/`. */
   excelAddinDir?: string | undefined;
+  /** `PUBLIC_URL`: the origin people reach the service at; the OData feed's links are absolute with it. */
+  publicUrl?: string | undefined;
 }
 
 export interface DigestConfig {
@@ -207,6 +209,7 @@ export function loadConfig(env: Env): BotConfig {
     metrics: loadMetricsConfig(env, port),
     logFormat: loadLogFormat(env),
     excelAddinDir: resolve(text(env, 'EXCEL_ADDIN_DIR') ?? 'dist/excel-addin'),
+    publicUrl: publicUrlOf(env),
   };
 }
 
@@ -246,6 +249,16 @@ export function loadMetricsConfig(env: Env, botPort: number): MetricsConfig {
   if (token !== undefined && token.length < 16)
     throw new ConfigError('METRICS_TOKEN must be at least 16 characters (make one with: openssl rand -hex 32).');
   return { port, host: host ?? DEFAULT_METRICS_BIND_ADDRESS, token };
+}
+
+/** `PUBLIC_URL`: an http(s) origin (a path is kept), without a query, fragment or credentials. */
+function publicUrlOf(env: Env): string | undefined {
+  const raw = text(env, 'PUBLIC_URL');
+  if (raw === undefined) return undefined;
+  const u = httpUrl('PUBLIC_URL', raw);
+  if (u.search || u.hash || u.username || u.password)
+    throw new ConfigError('PUBLIC_URL must not carry a query, fragment or credentials.');
+  return u.href.replace(/\/+$/, '');
 }
 
 /** `LINEN_ALLOWED_BASE_URLS`: comma-separated http(s) API addresses with their version; default the base URL. */

@@ -31,6 +31,7 @@ import { LinenService } from '../chat/linen.ts';
 import { ChatMetrics, type Platform as MetricsPlatform } from '../chat/operations/metrics.ts';
 import { readStoreCounts } from '../chat/operations/store-metrics.ts';
 import { createExcelRoutes, type ExcelRoutes } from '../excel-addin/service/routes.ts';
+import { createODataRoutes, type ODataRoutes } from '../odata/routes.ts';
 import type { LinenClient } from '../shared/node.ts';
 import { createSlackAdapter, type MultiWorkspaceOptions, type SlackAdapter } from '../slack-bot/app.ts';
 import { createTeamsAdapter, type TeamsAdapter } from '../teams-bot/app.ts';
@@ -197,6 +198,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   let slack: SlackAdapter | undefined;
   let teams: TeamsAdapter | undefined;
   let excel: ExcelRoutes | undefined;
+  let odata: ODataRoutes | undefined;
   const deliveries = new Map<string, DeliveryFor>();
   const host = options.host ?? config.host;
   let port = config.port;
@@ -252,7 +254,15 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       observer: metrics.linenObserverFor('excel_relay'),
       filesDir: config.excelAddinDir ?? resolve('dist/excel-addin'),
     });
-    const routes = [excel, ...(slack?.route ? [slack.route] : []), ...(teams ? [teams.route] : [])];
+    // The OData feed for Excel's Get Data and Power BI, with each caller's own key (odata/routes.ts).
+    odata = createODataRoutes({
+      baseUrl: config.linen.baseUrl,
+      pacerFor: (apiKey) => pacers.for(apiKey),
+      logger,
+      observer: metrics.linenObserverFor('odata'),
+      publicUrl: config.publicUrl,
+    });
+    const routes = [excel, odata, ...(slack?.route ? [slack.route] : []), ...(teams ? [teams.route] : [])];
     server = await startHttpServer({
       port: config.port,
       host,
@@ -277,7 +287,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     }
     const paths = [...(slack?.paths ?? []), ...(teams?.paths ?? [])];
     logger.info(
-      `listening on port ${port} (${where}): ${[...paths, `GET ${HEALTH_PATH} and ${READY_PATH}`, 'the Excel add-in at /excel/'].join(', ')}`,
+      `listening on port ${port} (${where}): ${[...paths, `GET ${HEALTH_PATH} and ${READY_PATH}`, 'the Excel add-in at /excel/', 'the OData feed at /odata/'].join(', ')}`,
     );
     metricsServer = await serveMetricsOwnPort(metrics, config.metrics);
     if (metricsServer) logger.info(`GET ${METRICS_PATH} on port ${metricsServer.port} (${metricsServer.address})`);
@@ -286,6 +296,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     await slack?.stop();
     await server?.close();
     await excel?.close();
+    await odata?.close();
     await metricsServer?.close();
     if (ownDatabase) await database.close().catch(() => {});
     await workspaces.close().catch(() => {});
@@ -359,6 +370,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         await closed;
         await disconnected;
         await excel?.close();
+        await odata?.close();
         await metricsServer?.close();
         await statusSocket?.close();
         await store.drain().catch((err: unknown) => logger.debug(`digest store drain: ${(err as Error).message}`));

@@ -9,7 +9,7 @@ import type { Content } from '../chat/content/document.ts';
 import { errorView } from '../chat/views/common.ts';
 import { ADMINS_ONLY, type TeamsPerson, type TenantAdmins } from './admins.ts';
 import { type ConversationType, channelOf } from './conversations.ts';
-import { teamsDigestChannels } from './digests/teams-channels.ts';
+import { teamsDigestChannels } from './digests/channels.ts';
 import { TEAMS_SURFACE } from './surface.ts';
 
 /** The parts of an activity the bot reads (Teams sends more). */

@@ -7,9 +7,9 @@
 import { MessageActivityInput } from '@microsoft/teams.api';
 import type { CommandRequest, PlaceDeps } from '../../chat/connections/answer-in-place.ts';
 import type { Content } from '../../chat/content/document.ts';
-import { connectForm } from '../cards/connect.ts';
+import { connectForm } from '../connect-form.ts';
 import { cardMessage } from '../connector.ts';
-import { teamsDigestChannels } from '../digests/teams-channels.ts';
+import { teamsDigestChannels } from '../digests/channels.ts';
 import { type TeamsPlace, teamsRequest } from '../place.ts';
 import type { TeamsDeps } from './index.ts';
 

@@ -67,14 +67,14 @@ const channelOf = (target: DigestTarget, n: number) =>
 async function deliveriesFor(target: DigestTarget): Promise<DeliveryFor> {
   if (target.platform === 'slack') {
     const [{ slackDeliveries }, { webClient }] = await Promise.all([
-      import('../slack-bot/digests/slack.ts'),
+      import('../slack-bot/digests/delivery.ts'),
       import('../test/support/digest-env.ts'),
     ]);
     return slackDeliveries(webClient(target.slackUrl));
   }
   const [{ connectors }, { teamsDeliveries }, { botTokens }] = await Promise.all([
     import('../teams-bot/connector.ts'),
-    import('../teams-bot/digests/teams-delivery.ts'),
+    import('../teams-bot/digests/delivery.ts'),
     import('../teams-bot/token.ts'),
   ]);
   return teamsDeliveries({ connectorFor: connectors(botTokens(target), `28:${target.clientId}`) });

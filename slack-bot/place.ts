@@ -7,12 +7,12 @@ import type { CommandRequest, ConnectDeps } from '../chat/connections/answer-in-
 import type { ConnectionPlatform } from '../chat/connections/connection-commands.ts';
 import { channelOf } from '../chat/digests/subscribe-args.ts';
 import { errorView } from '../chat/views/common.ts';
-import type { SlackClient } from './digests/slack.ts';
-import { slackDigestChannels } from './digests/slack-channels.ts';
+import { ADMINS_ONLY, isWorkspaceAdmin, slackTimeZoneOf, type UsersInfo } from './admins.ts';
+import { connectModal } from './connect-form.ts';
+import { slackDigestChannels } from './digests/channels.ts';
+import type { SlackClient } from './digests/delivery.ts';
 import { isSlackDirectMessage } from './direct-message.ts';
 import { SLACK_SURFACE } from './surface.ts';
-import { ADMINS_ONLY, isWorkspaceAdmin, slackTimeZoneOf, type UsersInfo } from './workspaces/admins.ts';
-import { connectModal } from './workspaces/connect-modal.ts';
 
 export interface ViewsOpen {
   views: { open(args: { trigger_id: string; view: ReturnType<typeof connectModal> }): Promise<unknown> };

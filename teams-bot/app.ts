@@ -21,7 +21,7 @@ import { TenantAdmins } from './admins.ts';
 import type { TeamsConfig } from './config.ts';
 import { connectors } from './connector.ts';
 import { TeamsConversations } from './conversations.ts';
-import { PERMANENT_ERRORS, teamsDeliveries } from './digests/teams-delivery.ts';
+import { PERMANENT_ERRORS, teamsDeliveries } from './digests/delivery.ts';
 import { NodeHttpAdapter } from './http-adapter.ts';
 import { registerListeners } from './listeners/index.ts';
 import { PendingPdfs } from './pdf.ts';

@@ -5,7 +5,12 @@
  * the consent card carries what to deliver signed with the bot's secret, so an accept cannot ask for another invoice.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { MessageActivityInput } from '@microsoft/teams.api';
+import {
+  type FileConsentCard,
+  type FileInfoCard,
+  type FileUploadInfo,
+  MessageActivityInput,
+} from '@microsoft/teams.api';
 import { request } from 'undici';
 import { type FetchedPdf, fetchInvoicePdf, pdfFileName } from '../chat/answers/invoice-pdf.ts';
 import { Lru } from '../chat/connections/lru.ts';
@@ -83,24 +88,16 @@ export async function offerPdf(o: {
         sizeInBytes: pdf.bytes.byteLength,
         acceptContext: consent,
         declineContext: { invoice: pdf.invoice.invoice_number },
-      },
+      } satisfies FileConsentCard,
     }),
   );
   return { chatId, pdf };
 }
 
-export interface UploadInfo {
-  name?: string;
-  uploadUrl?: string;
-  contentUrl?: string;
-  uniqueId?: string;
-  fileType?: string;
-}
-
 /** Writes the PDF where Teams said (one request: the file is small) and posts its file card in the chat. */
 export async function deliverPdf(o: {
   pdf: FetchedPdf;
-  upload: UploadInfo;
+  upload: FileUploadInfo;
   connector: Connector;
   chatId: string;
 }): Promise<void> {
@@ -130,7 +127,7 @@ export async function deliverPdf(o: {
       contentType: 'application/vnd.microsoft.teams.card.file.info',
       contentUrl: upload.contentUrl,
       name: upload.name ?? pdfFileName(pdf.invoice),
-      content: { uniqueId: upload.uniqueId, fileType: upload.fileType ?? 'pdf' },
+      content: { uniqueId: upload.uniqueId, fileType: upload.fileType ?? 'pdf' } satisfies FileInfoCard,
     }),
   );
 }

@@ -3,33 +3,15 @@
  * it, the command's words (the bot's @mention is stripped by the SDK; a leading `linen` or `/linen` is too), and what
  * the answers need of Teams there (its channels for digests, its admins and connect form).
  */
+import type { ConversationReference, Entity, IActivity, MentionEntity } from '@microsoft/teams.api';
 import type { CommandRequest, ConnectDeps } from '../chat/connections/answer-in-place.ts';
 import type { ConnectionPlatform } from '../chat/connections/connection-commands.ts';
 import type { Content } from '../chat/content/document.ts';
 import { errorView } from '../chat/views/common.ts';
 import { ADMINS_ONLY, type TeamsPerson, type TenantAdmins } from './admins.ts';
 import { type ConversationType, channelOf } from './conversations.ts';
-import { teamsDigestChannels } from './digests/teams-channels.ts';
+import { teamsDigestChannels } from './digests/channels.ts';
 import { TEAMS_SURFACE } from './surface.ts';
-
-/** The parts of an activity the bot reads (Teams sends more). */
-export interface InboundActivity {
-  id?: string | undefined;
-  type: string;
-  text?: string | undefined;
-  serviceUrl: string;
-  from: { id: string; name?: string | undefined; aadObjectId?: string | undefined };
-  recipient?: { id: string; name?: string | undefined } | undefined;
-  conversation: { id: string; conversationType?: string | undefined; tenantId?: string | undefined; name?: string };
-  channelData?:
-    | {
-        tenant?: { id?: string } | undefined;
-        team?: { id?: string; name?: string } | undefined;
-        channel?: { id?: string; name?: string } | undefined;
-      }
-    | undefined;
-  entities?: { type?: string; mentioned?: { id?: string; name?: string } }[] | undefined;
-}
 
 export interface TeamsPlace {
   /** Where to answer: the conversation as the activity names it (a channel's thread included). */
@@ -44,16 +26,18 @@ export interface TeamsPlace {
   person: TeamsPerson;
 }
 
-export function placeOf(activity: InboundActivity): TeamsPlace {
+/** Where an activity happened and who sent it, from what the SDK gives every handler (`ctx.activity`, `ctx.ref`). */
+export function placeOf({ activity, ref }: { activity: IActivity; ref: ConversationReference }): TeamsPlace {
   const type = activity.conversation.conversationType;
   return {
     conversationId: activity.conversation.id,
     channelId: channelOf(activity.conversation.id),
     channelName: activity.channelData?.channel?.name ?? activity.conversation.name ?? null,
     tenantId: activity.conversation.tenantId ?? activity.channelData?.tenant?.id ?? '',
-    type: type === 'channel' || type === 'groupChat' ? type : 'personal',
+    type: type === 'channel' ? 'channel' : type === 'groupChat' ? 'groupChat' : 'personal',
     teamId: activity.channelData?.team?.id ?? null,
-    serviceUrl: activity.serviceUrl,
+    // As Teams sent it (recorded with the conversation); the SDK's `ref` has it trimmed, or the token's if none.
+    serviceUrl: activity.serviceUrl ?? ref.serviceUrl,
     person: { id: activity.from.id, aadObjectId: activity.from.aadObjectId, name: activity.from.name },
   };
 }
@@ -71,18 +55,14 @@ export function commandTextOf(text: string | undefined): string {
     .trim();
 }
 
-/** Whether the message @mentions the bot (in a channel or group chat Teams sends the bot only those). */
-export function mentionsBot(activity: InboundActivity): boolean {
-  const bot = activity.recipient?.id;
-  return (activity.entities ?? []).some((e) => e.type === 'mention' && e.mentioned?.id === bot);
-}
+const isMention = (e: Entity): e is MentionEntity => e.type === 'mention';
 
 /** The people an activity @mentions besides the bot: `admins add @person` names them so. */
-export function mentionedPeople(activity: InboundActivity): TeamsPerson[] {
-  const bot = activity.recipient?.id;
+export function mentionedPeople(activity: IActivity): TeamsPerson[] {
   return (activity.entities ?? [])
-    .filter((e) => e.type === 'mention' && e.mentioned?.id && e.mentioned.id !== bot)
-    .map((e) => ({ id: e.mentioned!.id!, name: e.mentioned!.name }));
+    .filter(isMention)
+    .filter((e) => e.mentioned?.id && e.mentioned.id !== activity.recipient.id)
+    .map((e) => ({ id: e.mentioned.id, name: e.mentioned.name }));
 }
 
 export interface TeamsRequestDeps {

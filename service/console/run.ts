@@ -22,7 +22,7 @@ import { renderMessage } from '../../slack-bot/console-render.ts';
 import { SLACK_SURFACE } from '../../slack-bot/surface.ts';
 import { cardToText } from '../../teams-bot/cards/card-text.ts';
 import { toAdaptiveCard } from '../../teams-bot/cards/render.ts';
-import { teamsDigestChannels } from '../../teams-bot/digests/teams-channels.ts';
+import { teamsDigestChannels } from '../../teams-bot/digests/channels.ts';
 import { TEAMS_SURFACE } from '../../teams-bot/surface.ts';
 import { ConfigError, DEFAULT_DATA_DIR, loadDigestConfig } from '../config.ts';
 import { openServiceDatabase } from '../store.ts';

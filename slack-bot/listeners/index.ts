@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import type { Deadlines } from '../../chat/answers/answer-in-time.ts';
 import type { PlaceDeps } from '../../chat/connections/answer-in-place.ts';
 import type { ChatMetrics } from '../../chat/operations/metrics.ts';
-import type { SlackClient } from '../digests/slack.ts';
+import type { SlackClient } from '../digests/delivery.ts';
 import actions from './actions/index.ts';
 import commands from './commands/index.ts';
 import ignored from './ignored/index.ts';

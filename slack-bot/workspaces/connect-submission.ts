@@ -6,9 +6,9 @@
 
 import { type ConnectField, type ConnectKeyContext, connectKey } from '../../chat/connections/connect-key.ts';
 import { EVERYWHERE } from '../../chat/connections/connection.ts';
+import { ADMINS_ONLY } from '../admins.ts';
+import { type ConnectMetadata, connectedView, FIELD } from '../connect-form.ts';
 import { isSlackDirectMessage } from '../direct-message.ts';
-import { ADMINS_ONLY } from './admins.ts';
-import { type ConnectMetadata, connectedView, FIELD } from './connect-modal.ts';
 
 type StateValue = { value?: string | null; selected_option?: { value?: string } | null };
 

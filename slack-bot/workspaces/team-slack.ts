@@ -8,7 +8,7 @@
  */
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import { Lru } from '../../chat/connections/lru.ts';
-import type { SlackForTeam } from '../digests/slack.ts';
+import type { SlackForTeam } from '../digests/delivery.ts';
 import { InstallationNotFoundError } from './installation-store.ts';
 
 /** A workspace's tokens by team id: Bolt's `Authorize`, or `InstallProvider.authorize`. */

@@ -1,15 +1,15 @@
 /**
  * What the handlers share: the chat core's dependencies with Teams' own parts (its channels for digests, its
- * admins and connect form), the request of an activity, and posting an answer where it was asked (a channel's
- * thread, a chat) without letting a failed post escape as an error.
+ * admins and connect form), the request of an activity, work that goes on after the activity is acknowledged, and
+ * posting an answer where it was asked (a channel's thread, a chat) without letting a failed post escape as an error.
  */
 
 import { MessageActivityInput } from '@microsoft/teams.api';
 import type { CommandRequest, PlaceDeps } from '../../chat/connections/answer-in-place.ts';
 import type { Content } from '../../chat/content/document.ts';
-import { connectForm } from '../cards/connect.ts';
+import { connectForm } from '../connect-form.ts';
 import { cardMessage } from '../connector.ts';
-import { teamsDigestChannels } from '../digests/teams-channels.ts';
+import { teamsDigestChannels } from '../digests/channels.ts';
 import { type TeamsPlace, teamsRequest } from '../place.ts';
 import type { TeamsDeps } from './index.ts';
 
@@ -38,7 +38,23 @@ export function requestFor(place: TeamsPlace, deps: TeamsDeps): Omit<CommandRequ
   });
 }
 
-/** Posts an answer in the conversation (a channel's thread included); the new message's id, or undefined. */
+/**
+ * Runs `work` once the handler has returned: the SDK acknowledges an activity (or answers an invoke) only when its
+ * handler returns, and Teams gives up on the bot after a few seconds, so whatever waits for the Linen API comes after.
+ */
+export function afterAcknowledging(deps: TeamsDeps, what: string, work: Promise<void>): void {
+  void deps.work.track(
+    work.catch((err: unknown) =>
+      deps.logger.error(`a Teams ${what} failed: ${(err as Error).name}: ${(err as Error).message}`),
+    ),
+  );
+}
+
+/**
+ * Posts an answer in the conversation (a channel's thread included); the new message's id, or undefined. Through
+ * the Connector, not `ctx.send`: the SDK neither keeps a conversation's send limits nor waits out a 429, and an
+ * answer must not be lost to a busy channel (connector.ts).
+ */
 export async function post(
   deps: TeamsDeps,
   place: TeamsPlace,

@@ -5,6 +5,12 @@
  * with one sentence on the field at fault). Teams waits for the invoke's answer, so slow work answers "on its way"
  * at once and posts its result after.
  */
+import type {
+  AdaptiveCardActionCardResponse,
+  AdaptiveCardActionMessageResponse,
+  AdaptiveCardActionResponse,
+  IAdaptiveCardActionInvokeActivity,
+} from '@microsoft/teams.api';
 import type { App } from '@microsoft/teams.apps';
 import type { IAdaptiveCard } from '@microsoft/teams.cards';
 import { failureFields } from '../../base/logging/log-fields.ts';
@@ -18,33 +24,32 @@ import type { ActionName } from '../../chat/operations/metrics.ts';
 import { parsePdfRef } from '../../chat/views/balance.ts';
 import { errorView } from '../../chat/views/common.ts';
 import { ADMINS_ONLY } from '../admins.ts';
-import { CONNECT_VERB, connectedCard, connectForm, INPUT } from '../cards/connect.ts';
 import { VERB } from '../cards/render.ts';
+import { CONNECT_VERB, connectedCard, connectForm, INPUT } from '../connect-form.ts';
 import { offerPdf } from '../pdf.ts';
-import { type InboundActivity, placeOf, type TeamsPlace } from '../place.ts';
-import { placeDeps, post, replace, requestFor } from './answering.ts';
+import { placeOf, type TeamsPlace } from '../place.ts';
+import { afterAcknowledging, placeDeps, post, replace, requestFor } from './answering.ts';
 import type { TeamsDeps } from './index.ts';
 
-type ActionActivity = InboundActivity & {
-  replyToId?: string;
-  value?: { action?: { verb?: string; data?: Record<string, unknown> } };
-};
-
-const message = (text: string) => ({
-  statusCode: 200 as const,
-  type: 'application/vnd.microsoft.activity.message' as const,
+const message = (text: string): AdaptiveCardActionMessageResponse => ({
+  statusCode: 200,
+  type: 'application/vnd.microsoft.activity.message',
   value: text,
 });
-const card = (content: IAdaptiveCard) => ({
-  statusCode: 200 as const,
-  type: 'application/vnd.microsoft.card.adaptive' as const,
+const card = (content: IAdaptiveCard): AdaptiveCardActionCardResponse => ({
+  statusCode: 200,
+  type: 'application/vnd.microsoft.card.adaptive',
   value: content,
 });
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /** The connect form submitted: the key checked and saved, or the form again with the problem on its field. */
-async function connect(activity: ActionActivity, place: TeamsPlace, deps: TeamsDeps) {
+async function connect(
+  activity: IAdaptiveCardActionInvokeActivity,
+  place: TeamsPlace,
+  deps: TeamsDeps,
+): Promise<AdaptiveCardActionResponse> {
   const data = activity.value?.action?.data ?? {};
   const connectDeps = deps.connect;
   if (!connectDeps) return message('Keys are not connected from Teams on this bot.');
@@ -84,7 +89,12 @@ async function connect(activity: ActionActivity, place: TeamsPlace, deps: TeamsD
 }
 
 /** The chosen customer's answer, in place of the choices. */
-async function rerun(activity: ActionActivity, place: TeamsPlace, deps: TeamsDeps, counted: Count): Promise<void> {
+async function rerun(
+  activity: IAdaptiveCardActionInvokeActivity,
+  place: TeamsPlace,
+  deps: TeamsDeps,
+  counted: Count,
+): Promise<void> {
   const started = Date.now();
   const command = str(activity.value?.action?.data?.command) ?? 'help';
   const answered = await answerButton(command, requestFor(place, deps), placeDeps(deps));
@@ -94,7 +104,12 @@ async function rerun(activity: ActionActivity, place: TeamsPlace, deps: TeamsDep
 }
 
 /** An invoice's PDF, offered in the person's 1:1 chat (accounting answers must be allowed where it was pressed). */
-async function pdf(activity: ActionActivity, place: TeamsPlace, deps: TeamsDeps, counted: Count): Promise<void> {
+async function pdf(
+  activity: IAdaptiveCardActionInvokeActivity,
+  place: TeamsPlace,
+  deps: TeamsDeps,
+  counted: Count,
+): Promise<void> {
   const started = Date.now();
   const ref = parsePdfRef(JSON.stringify(activity.value?.action?.data?.invoice ?? null));
   if (!ref) {
@@ -131,15 +146,9 @@ type Count = (action: ActionName, started: number, outcome: AnswerOutcome) => vo
 export function register(app: App, deps: TeamsDeps): void {
   const counted: Count = (action, started, outcome) =>
     deps.metrics.action(action, outcome, (Date.now() - started) / 1000, 'teams');
-  const later = (what: string, work: Promise<void>) =>
-    void deps.work.track(
-      work.catch((err: unknown) =>
-        deps.logger.error(`a Teams ${what} failed: ${(err as Error).name}: ${(err as Error).message}`),
-      ),
-    );
   app.on('card.action', async (ctx) => {
-    const activity = ctx.activity as unknown as ActionActivity;
-    const place = placeOf(activity);
+    const { activity } = ctx;
+    const place = placeOf(ctx);
     switch (activity.value?.action?.verb) {
       case CONNECT_VERB:
         return connect(activity, place, deps).catch((err: unknown) => {
@@ -149,10 +158,10 @@ export function register(app: App, deps: TeamsDeps): void {
           return message('The key could not be saved just now; try again in a minute.');
         });
       case VERB.rerun:
-        later('customer choice', rerun(activity, place, deps, counted));
+        afterAcknowledging(deps, 'customer choice', rerun(activity, place, deps, counted));
         return message('Looking that up…');
       case VERB.pdf:
-        later('PDF', pdf(activity, place, deps, counted));
+        afterAcknowledging(deps, 'PDF', pdf(activity, place, deps, counted));
         return message('Sending the PDF to your 1:1 chat with Linen…');
       default:
         deps.logger.info(`ignored a Teams card action the bot never wrote (${String(activity.value?.action?.verb)})`);

@@ -2,21 +2,18 @@
  * The answer to a PDF's consent card: accepted, the PDF is written where Teams says and its file card posted in the
  * 1:1 chat; declined, nothing is sent. The consent must be one the bot signed, for the person who answers it.
  */
-import type { App } from '@microsoft/teams.apps';
+import type { IFileConsentInvokeActivity } from '@microsoft/teams.api';
+import type { App, IActivityContext } from '@microsoft/teams.apps';
 import { fetchInvoicePdf } from '../../chat/answers/invoice-pdf.ts';
 import { errorView } from '../../chat/views/common.ts';
-import { deliverPdf, type UploadInfo, verifiedConsent } from '../pdf.ts';
-import { type InboundActivity, placeOf } from '../place.ts';
-import { post } from './answering.ts';
+import { deliverPdf, verifiedConsent } from '../pdf.ts';
+import { placeOf } from '../place.ts';
+import { afterAcknowledging, post } from './answering.ts';
 import type { TeamsDeps } from './index.ts';
 
-type ConsentActivity = InboundActivity & {
-  value?: { action?: string; context?: unknown; uploadInfo?: UploadInfo };
-};
-
-async function accepted(activity: ConsentActivity, deps: TeamsDeps): Promise<void> {
-  const place = placeOf(activity);
-  const consent = verifiedConsent(deps.teams.clientSecret, activity.value?.context);
+async function accepted(ctx: IActivityContext<IFileConsentInvokeActivity>, deps: TeamsDeps): Promise<void> {
+  const place = placeOf(ctx);
+  const consent = verifiedConsent(deps.teams.clientSecret, ctx.activity.value?.context);
   if (!consent || consent.userId !== place.person.id || consent.tenantId !== place.tenantId) {
     deps.logger.info('ignored a Teams file consent the bot did not sign for this person');
     await post(deps, place, errorView('That file offer is out of date; press PDF again.'), 'pdf');
@@ -38,7 +35,7 @@ async function accepted(activity: ConsentActivity, deps: TeamsDeps): Promise<voi
   }
   await deliverPdf({
     pdf,
-    upload: activity.value?.uploadInfo ?? {},
+    upload: ctx.activity.value?.uploadInfo ?? {},
     connector: deps.connectorFor(place.serviceUrl),
     chatId: place.conversationId,
   });
@@ -47,13 +44,14 @@ async function accepted(activity: ConsentActivity, deps: TeamsDeps): Promise<voi
 
 export function register(app: App, deps: TeamsDeps): void {
   app.on('file.consent.accept', async (ctx) => {
-    const activity = ctx.activity as unknown as ConsentActivity;
-    void deps.work.track(
-      accepted(activity, deps).catch(async (err: unknown) => {
+    afterAcknowledging(
+      deps,
+      'PDF delivery',
+      accepted(ctx, deps).catch(async (err: unknown) => {
         deps.logger.warn(`a Teams PDF delivery failed: ${(err as Error).name}: ${(err as Error).message}`);
         await post(
           deps,
-          placeOf(activity),
+          placeOf(ctx),
           errorView('The PDF could not be delivered just now; press PDF again in a minute.'),
           'pdf',
         );

@@ -8,15 +8,10 @@ import type { App } from '@microsoft/teams.apps';
 import { note } from '../../chat/content/document.ts';
 import { commandWords, r } from '../../chat/content/rich.ts';
 import { helpView } from '../../chat/views/help.ts';
-import { type InboundActivity, placeOf, type TeamsPlace } from '../place.ts';
+import { placeOf, type TeamsPlace } from '../place.ts';
 import { TEAMS_SURFACE } from '../surface.ts';
 import { post } from './answering.ts';
 import type { TeamsDeps } from './index.ts';
-
-type MembersActivity = InboundActivity & {
-  membersAdded?: { id: string }[] | undefined;
-  membersRemoved?: { id: string }[] | undefined;
-};
 
 async function installed(place: TeamsPlace, deps: TeamsDeps, greet: boolean): Promise<void> {
   if (!place.tenantId) return;
@@ -58,17 +53,16 @@ export function register(app: App, deps: TeamsDeps): void {
   const failed = (what: string) => (err: unknown) =>
     deps.logger.error(`teams ${what} failed: ${(err as Error).name}: ${(err as Error).message}`);
   app.on('install.add', async (ctx) => {
-    await installed(placeOf(ctx.activity as unknown as InboundActivity), deps, true).catch(failed('install'));
+    await installed(placeOf(ctx), deps, true).catch(failed('install'));
   });
   app.on('install.remove', async (ctx) => {
-    await removed(placeOf(ctx.activity as unknown as InboundActivity), deps).catch(failed('uninstall'));
+    await removed(placeOf(ctx), deps).catch(failed('uninstall'));
   });
   app.on('conversationUpdate', async (ctx) => {
-    const activity = ctx.activity as unknown as MembersActivity;
-    const bot = activity.recipient?.id;
-    const place = placeOf(activity);
-    if (activity.membersAdded?.some((m) => m.id === bot)) await installed(place, deps, false).catch(failed('install'));
-    if (activity.membersRemoved?.some((m) => m.id === bot)) await removed(place, deps).catch(failed('uninstall'));
+    const { membersAdded, membersRemoved, recipient } = ctx.activity;
+    const place = placeOf(ctx);
+    if (membersAdded?.some((m) => m.id === recipient.id)) await installed(place, deps, false).catch(failed('install'));
+    if (membersRemoved?.some((m) => m.id === recipient.id)) await removed(place, deps).catch(failed('uninstall'));
     await ctx.next();
   });
 }

@@ -5,22 +5,16 @@
  * thread. "Looking that up…" shows first when the answer takes more than about 2 s (the answer then replaces it);
  * by the deadline the person has an answer whatever the Linen API does. `admins` is Teams' own (who may connect).
  */
-import type { App } from '@microsoft/teams.apps';
+import type { IMessageActivity } from '@microsoft/teams.api';
+import type { App, IActivityContext } from '@microsoft/teams.apps';
 import { deliverAnswer } from '../../chat/answers/deliver-answer.ts';
 import { answerCommand } from '../../chat/connections/answer-in-place.ts';
 import { type Content, note, text } from '../../chat/content/document.ts';
 import { b, joinRich, type Rich, r } from '../../chat/content/rich.ts';
 import { errorView } from '../../chat/views/common.ts';
 import { ADMINS_ONLY } from '../admins.ts';
-import {
-  commandTextOf,
-  type InboundActivity,
-  mentionedPeople,
-  mentionsBot,
-  placeOf,
-  type TeamsPlace,
-} from '../place.ts';
-import { placeDeps, post, replace, requestFor } from './answering.ts';
+import { commandTextOf, mentionedPeople, placeOf, type TeamsPlace } from '../place.ts';
+import { afterAcknowledging, placeDeps, post, replace, requestFor } from './answering.ts';
 import type { TeamsDeps } from './index.ts';
 
 const ADMIN_WORDS = /^admins\b/i;
@@ -28,7 +22,7 @@ const ADMIN_WORDS = /^admins\b/i;
 const said = (...lines: Rich[]): Content => ({ summary: joinRich(lines, ' '), parts: lines.map((l) => text(l)) });
 
 /** `admins` · `admins add @person` · `admins remove @person`: the people who may connect keys and change access. */
-async function adminsCommand(input: string, activity: InboundActivity, place: TeamsPlace, deps: TeamsDeps) {
+async function adminsCommand(input: string, activity: IMessageActivity, place: TeamsPlace, deps: TeamsDeps) {
   if (!deps.connect)
     return errorView(
       'This bot answers with the one Linen key it was started with (LINEN_API_KEY); its admins are set by whoever runs it.',
@@ -57,14 +51,15 @@ async function adminsCommand(input: string, activity: InboundActivity, place: Te
   };
 }
 
-async function answerMessage(activity: InboundActivity, deps: TeamsDeps): Promise<void> {
-  const place = placeOf(activity);
+async function answerMessage(ctx: IActivityContext<IMessageActivity>, deps: TeamsDeps): Promise<void> {
+  const { activity } = ctx;
+  const place = placeOf(ctx);
   if (!place.tenantId) {
     deps.logger.info('ignored a Teams message with no tenant: there is no organization to answer for');
     return;
   }
   // In a channel or a group chat a command follows @Linen; anything else is the people's conversation.
-  if (place.type !== 'personal' && !mentionsBot(activity)) {
+  if (place.type !== 'personal' && !activity.isRecipientMentioned()) {
     deps.logger.debug('ignored a Teams message that does not mention Linen');
     return;
   }
@@ -104,12 +99,7 @@ async function answerMessage(activity: InboundActivity, deps: TeamsDeps): Promis
 
 export function register(app: App, deps: TeamsDeps): void {
   app.on('message', async (ctx) => {
-    // Answered after the acknowledgement: the SDK acknowledges the activity only when this handler returns.
-    void deps.work.track(
-      answerMessage(ctx.activity as unknown as InboundActivity, deps).catch((err: unknown) =>
-        deps.logger.error(`a Teams message failed: ${(err as Error).name}: ${(err as Error).message}`),
-      ),
-    );
+    afterAcknowledging(deps, 'message', answerMessage(ctx, deps));
   });
 }
 

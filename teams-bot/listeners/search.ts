@@ -4,6 +4,7 @@
  * then insert into the conversation. Teams waits about 5 seconds for the result, so the answer has 4.5 s; after that
  * the card says the Linen API is slow. Accounting answers follow the access rules of the conversation.
  */
+import { cardAttachment, type MessagingExtensionResponse } from '@microsoft/teams.api';
 import type { App } from '@microsoft/teams.apps';
 import { answerInTime } from '../../chat/answers/answer-in-time.ts';
 import { answerButton } from '../../chat/connections/answer-in-place.ts';
@@ -11,29 +12,22 @@ import type { Content } from '../../chat/content/document.ts';
 import { commandLabelOf } from '../../chat/operations/command-label.ts';
 import { errorView } from '../../chat/views/common.ts';
 import { plainSummary, toAdaptiveCard } from '../cards/render.ts';
-import { commandTextOf, type InboundActivity, placeOf } from '../place.ts';
+import { commandTextOf, placeOf } from '../place.ts';
 import { placeDeps, requestFor } from './answering.ts';
 import type { TeamsDeps } from './index.ts';
 
 /** Teams shows an error when a message extension answers after about 5 s. */
 export const SEARCH_DEADLINE_MS = 4_500;
 
-type QueryActivity = InboundActivity & {
-  value?: { commandId?: string; parameters?: { name?: string; value?: unknown }[] };
-};
-
-const result = (content: Content) => ({
+/** The answer as the result Teams shows in the compose box: its card, and a title for the list of results. */
+const result = (content: Content): MessagingExtensionResponse => ({
   composeExtension: {
-    type: 'result' as const,
-    attachmentLayout: 'list' as const,
+    type: 'result',
+    attachmentLayout: 'list',
     attachments: [
       {
-        contentType: 'application/vnd.microsoft.card.adaptive',
-        content: toAdaptiveCard(content),
-        preview: {
-          contentType: 'application/vnd.microsoft.card.thumbnail',
-          content: { title: plainSummary(content).slice(0, 120) },
-        },
+        ...cardAttachment('adaptive', toAdaptiveCard(content)),
+        preview: cardAttachment('thumbnail', { title: plainSummary(content).slice(0, 120) }),
       },
     ],
   },
@@ -42,9 +36,8 @@ const result = (content: Content) => ({
 export function register(app: App, deps: TeamsDeps): void {
   app.on('message.ext.query', async (ctx) => {
     const started = Date.now();
-    const activity = ctx.activity as unknown as QueryActivity;
-    const place = placeOf(activity);
-    const raw = activity.value?.parameters?.find((p) => p.name === 'query')?.value;
+    const place = placeOf(ctx);
+    const raw = ctx.activity.value?.parameters?.find((p) => p.name === 'query')?.value;
     const text = commandTextOf(typeof raw === 'string' ? raw : '');
     // No share action in the card: inserting it is the sharing.
     const work = answerButton(text || 'help', requestFor(place, deps), placeDeps(deps), { share: false });

@@ -17,7 +17,7 @@ import { EVERYWHERE } from '../../chat/connections/connection.ts';
 import { ConnectionStore } from '../../chat/connections/connection-store.ts';
 import { digestStoreOver } from '../../chat/digests/storage/index.ts';
 import { migrateServiceDatabase } from '../../service/store.ts';
-import { explainFailure } from '../../slack-bot/digests/slack.ts';
+import { explainFailure } from '../../slack-bot/digests/delivery.ts';
 import { SqlInstallationStore } from '../../slack-bot/workspaces/installation-store.ts';
 import { dropSchema, freshSchema, newSubscription, PG_URL } from './digest-db.ts';
 

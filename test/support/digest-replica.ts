@@ -14,9 +14,9 @@ import { digestStoreOver } from '../../chat/digests/storage/index.ts';
 import type { DigestRun } from '../../chat/digests/storage/types.ts';
 import { migrateServiceDatabase } from '../../service/store.ts';
 import { createLinenClient } from '../../shared/node.ts';
-import { slackDeliveries } from '../../slack-bot/digests/slack.ts';
+import { slackDeliveries } from '../../slack-bot/digests/delivery.ts';
 import { connectors } from '../../teams-bot/connector.ts';
-import { teamsDeliveries } from '../../teams-bot/digests/teams-delivery.ts';
+import { teamsDeliveries } from '../../teams-bot/digests/delivery.ts';
 import { botTokens } from '../../teams-bot/token.ts';
 import { webClient } from './digest-env.ts';
 

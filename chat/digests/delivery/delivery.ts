@@ -1,7 +1,7 @@
 /**
  * What the digest engine needs of a chat platform to deliver a subscription's digests: post one, find one already
  * posted (where the platform can tell), tell a subscription's creator it stopped, and say what a failure means.
- * Slack's is `slack-bot/digests/slack.ts`, Teams' `teams-bot/digests/teams-delivery.ts`.
+ * Slack's is `slack-bot/digests/delivery.ts`, Teams' `teams-bot/digests/delivery.ts`.
  */
 import type { Content } from '../../content/document.ts';
 import type { RunOwner } from './run-executor.ts';

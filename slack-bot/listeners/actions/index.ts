@@ -17,11 +17,11 @@ import type { ActionName } from '../../../chat/operations/metrics.ts';
 import { parsePdfRef } from '../../../chat/views/balance.ts';
 import { errorView } from '../../../chat/views/common.ts';
 import { ACTION, toSlackMessage } from '../../blocks/render.ts';
+import { uploadPrivately } from '../../pdf.ts';
 import { slackRequest } from '../../place.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 import { hasResponseUrl } from '../response-url.ts';
-import { uploadPrivately } from './pdf.ts';
 
 const ephemeral = async (respond: RespondFn, deps: BotDeps, content: Content) => {
   const m = toSlackMessage(content);

@@ -6,7 +6,7 @@
  */
 import type { App } from '@slack/bolt';
 import { ACTION } from '../../blocks/render.ts';
-import { CONNECT_CALLBACK } from '../../workspaces/connect-modal.ts';
+import { CONNECT_CALLBACK } from '../../connect-form.ts';
 import type { BotDeps } from '../index.ts';
 import { ignoreUnroutable } from '../unroutable.ts';
 

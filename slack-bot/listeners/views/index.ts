@@ -1,7 +1,7 @@
 /** The `linen_connect` modal's submission: answered within Slack's 3 seconds with an update or field errors. */
 import type { App } from '@slack/bolt';
-import { isWorkspaceAdmin } from '../../workspaces/admins.ts';
-import { CONNECT_CALLBACK } from '../../workspaces/connect-modal.ts';
+import { isWorkspaceAdmin } from '../../admins.ts';
+import { CONNECT_CALLBACK } from '../../connect-form.ts';
 import { submitConnect } from '../../workspaces/connect-submission.ts';
 import type { BotDeps } from '../index.ts';
 

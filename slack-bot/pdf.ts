@@ -2,7 +2,7 @@
  * Delivering an invoice PDF privately in Slack: uploaded into the user's direct-message conversation with the app.
  */
 import type { WebClient } from '@slack/web-api';
-import { type FetchedPdf, pdfFileName } from '../../../chat/answers/invoice-pdf.ts';
+import { type FetchedPdf, pdfFileName } from '../chat/answers/invoice-pdf.ts';
 
 /** Upload the PDF into the user's DM with the app (conversations.open + files.uploadV2). */
 export async function uploadPrivately(

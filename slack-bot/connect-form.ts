@@ -4,11 +4,11 @@
  * default or this channel's only. After a successful check the modal is replaced by what the key can see.
  */
 
-import { EVERYWHERE, SCOPES, type Scope } from '../../chat/connections/connection.ts';
-import type { Customer } from '../../shared/schemas/customers.ts';
-import { LIMITS, truncate } from '../blocks/limits.ts';
-import { escLine, plain } from '../blocks/mrkdwn.ts';
-import { isSlackDirectMessage } from '../direct-message.ts';
+import { EVERYWHERE, SCOPES, type Scope } from '../chat/connections/connection.ts';
+import type { Customer } from '../shared/schemas/customers.ts';
+import { LIMITS, truncate } from './blocks/limits.ts';
+import { escLine, plain } from './blocks/mrkdwn.ts';
+import { isSlackDirectMessage } from './direct-message.ts';
 
 export const CONNECT_CALLBACK = 'linen_connect';
 export const FIELD = { apiKey: 'api_key', baseUrl: 'base_url', timeZone: 'timezone', place: 'place' } as const;

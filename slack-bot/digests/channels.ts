@@ -5,7 +5,7 @@
 
 import { channel, code, type Rich, r } from '../../chat/content/rich.ts';
 import type { DigestChannels } from '../../chat/digests/digest-answers.ts';
-import type { SlackClient } from './slack.ts';
+import type { SlackClient } from './delivery.ts';
 
 const INVITE = code('/invite @Linen');
 

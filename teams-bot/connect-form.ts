@@ -6,9 +6,9 @@
  * sent back).
  */
 import type { IAdaptiveCard, IRichTextBlock, ITextRun } from '@microsoft/teams.cards';
-import type { ConnectField } from '../../chat/connections/connect-key.ts';
-import type { Scope } from '../../chat/connections/connection.ts';
-import type { Customer } from '../../shared/schemas/customers.ts';
+import type { ConnectField } from '../chat/connections/connect-key.ts';
+import type { Scope } from '../chat/connections/connection.ts';
+import type { Customer } from '../shared/schemas/customers.ts';
 
 export const CONNECT_VERB = 'linen_connect';
 export const INPUT = { apiKey: 'api_key', baseUrl: 'base_url', timeZone: 'timezone' } as const;

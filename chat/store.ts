@@ -1,13 +1,14 @@
 /**
  * What the chat core keeps in the service's database: the workspace tables (installations, connections, Teams
- * conversations and admins) and the digest tables, their migrations and their sealed columns. The process applies
+ * conversations and admins), the digest tables and the alert tables, their migrations and their sealed columns. The process applies
  * them beside the base's own (`service/store.ts`).
  */
 import type { SealedColumn } from '../base/secrets/reencrypt.ts';
 import type { Migration } from '../base/store/migrate.ts';
+import { ALERT_MIGRATIONS } from './alerts/storage/migrations.ts';
 import { WORKSPACE_MIGRATIONS, WORKSPACE_SEALED_COLUMNS } from './connections/migrations.ts';
 import { DIGEST_MIGRATIONS } from './digests/storage/migrations.ts';
 
-export const CHAT_MIGRATIONS: readonly Migration[] = [...DIGEST_MIGRATIONS, ...WORKSPACE_MIGRATIONS];
+export const CHAT_MIGRATIONS: readonly Migration[] = [...DIGEST_MIGRATIONS, ...WORKSPACE_MIGRATIONS, ...ALERT_MIGRATIONS];
 
 export const CHAT_SEALED_COLUMNS: readonly SealedColumn[] = WORKSPACE_SEALED_COLUMNS;

@@ -44,7 +44,7 @@ export interface CheckResult {
   requests: number;
   posts: AlertPost[];
   /** The alerts that saw news, by kind, with how long after the API's own time of it each occurrence was found. */
-  fired: { kind: string; delaysMs: number[] }[];
+  fired: { kind: string; platform: string; delaysMs: number[] }[];
   stopped: StoppedAlert[];
   /** Why the check could not read, when it could not. */
   error?: string | undefined;
@@ -134,9 +134,9 @@ export async function checkKey(check: KeyCheck, deps: CheckDeps): Promise<CheckR
     const alertById = new Map(alerts.map((a) => [a.id, a]));
     const now = deps.now().getTime();
     for (const p of committed.posts) {
-      const kind = alertById.get(p.alertId)?.kind ?? 'unknown';
+      const alert = alertById.get(p.alertId);
       const delaysMs = p.told.filter((o) => o.at !== null).map((o) => Math.max(0, now - Date.parse(o.at!)));
-      result.fired.push({ kind, delaysMs });
+      result.fired.push({ kind: alert?.kind ?? 'unknown', platform: alert?.platform ?? 'unknown', delaysMs });
     }
   }
   return result;

@@ -52,6 +52,7 @@ CREATE TABLE alert_posts (
   checked_at timestamptz NOT NULL,
   status text NOT NULL CHECK (status IN ('pending', 'claimed', 'posting', 'posted', 'skipped', 'failed')),
   told jsonb NOT NULL,
+  test boolean NOT NULL DEFAULT false,
   claimed_by text,
   lease_until timestamptz,
   attempts integer NOT NULL DEFAULT 0,

@@ -34,6 +34,7 @@ export function toPost(r: Row): AlertPost {
     checkedAt: date(r.checked_at)!,
     status: r.status as PostStatus,
     told: json<Occurrence[]>(r.told),
+    test: Boolean(r.test),
     claimedBy: (r.claimed_by as string | null) ?? null,
     leaseUntil: date(r.lease_until),
     attempts: Number(r.attempts),

@@ -8,6 +8,7 @@
  */
 
 import type { SqlExecutor } from '../../../base/store/sql.ts';
+import type { Occurrence } from '../kind.ts';
 import { newId } from '../../digests/storage/store.ts';
 import { toAlert, toCheck, toPost } from './rows.ts';
 import type { Alert, AlertOutcome, AlertPost, AlertStatus, KeyCheck, NewAlert, PostStatus } from './types.ts';
@@ -320,6 +321,17 @@ export class AlertStore {
       [[...postIds], workerId, [...statuses]],
     );
     return rows.map((r) => r.id);
+  }
+
+  /** `alert test`: a post of what is true now, said as a test; it changes nothing the alert has seen. */
+  async addTestPost(alertId: string, told: readonly Occurrence[], now: Date): Promise<AlertPost> {
+    const [row] = await this.db.query(
+      `INSERT INTO alert_posts (id, alert_id, checked_at, status, told, test, channel_id, created_at)
+       SELECT $1, a.id, $3, 'pending', $4::jsonb, true, a.channel_id, $3 FROM alerts a WHERE a.id = $2 RETURNING *`,
+      [newId('p', 12), alertId, now, JSON.stringify(told)],
+    );
+    if (!row) throw new Error(`no alert ${alertId}`);
+    return toPost(row);
   }
 
   async listPosts(filter: { alertId?: string; status?: PostStatus } = {}): Promise<AlertPost[]> {

@@ -63,6 +63,8 @@ export interface AlertPost {
   status: PostStatus;
   /** The occurrences it tells, as the check saw them. */
   told: Occurrence[];
+  /** `alert test`: what it would say now, said as a test (and recorded as nothing seen). */
+  test: boolean;
   claimedBy: string | null;
   leaseUntil: Date | null;
   attempts: number;

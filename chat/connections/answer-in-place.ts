@@ -21,7 +21,7 @@ import type { Platform } from '../digests/storage/types.ts';
 import type { Surface } from '../surface.ts';
 import { errorView } from '../views/common.ts';
 import { helpView } from '../views/help.ts';
-import { accessRefusal, accountingRefusal, isAccountingDigest } from './access.ts';
+import { type AccessCheck, accessRefusal, accountingRefusal, isAccountingDigest } from './access.ts';
 import { type ConnectionPlatform, singleKey } from './connection-commands.ts';
 import type { ConnectionStore } from './connection-store.ts';
 import type { AccountingPolicy, Place, WorkspaceLinen } from './place-linen.ts';
@@ -82,13 +82,17 @@ const commandsFor = (deps: PlaceDeps, req: Omit<CommandRequest, 'text'>): Comman
   (deps.commands ?? COMMAND_REGISTRY).forPlatform(req.platform);
 
 /** What deciding an access class needs of the request, with where accounting answers may appear. */
-const accessCheck = (req: Omit<CommandRequest, 'text'>, accounting: () => Promise<AccountingPolicy>) => ({
-  place: req,
-  surface: req.surface,
-  accounting,
-  isAdmin: req.connection && (() => req.connection!.isAdmin(req.userId)),
-  adminsOnly: req.connection?.adminsOnly,
-});
+function accessCheck(req: Omit<CommandRequest, 'text'>, accounting: () => Promise<AccountingPolicy>): AccessCheck {
+  const connection = req.connection;
+  return {
+    place: req,
+    surface: req.surface,
+    accounting,
+    // Without connections (one key for all) no one is named an admin: an admins' command is refused.
+    isAdmin: connection && (() => connection.isAdmin(req.userId)),
+    adminsOnly: connection?.adminsOnly,
+  };
+}
 
 /**
  * The answer context for a place, for an answer of this access class (an invoice PDF is `accounting`), or the

@@ -9,6 +9,10 @@ import { ALERT_MIGRATIONS } from './alerts/storage/migrations.ts';
 import { WORKSPACE_MIGRATIONS, WORKSPACE_SEALED_COLUMNS } from './connections/migrations.ts';
 import { DIGEST_MIGRATIONS } from './digests/storage/migrations.ts';
 
-export const CHAT_MIGRATIONS: readonly Migration[] = [...DIGEST_MIGRATIONS, ...WORKSPACE_MIGRATIONS, ...ALERT_MIGRATIONS];
+export const CHAT_MIGRATIONS: readonly Migration[] = [
+  ...DIGEST_MIGRATIONS,
+  ...WORKSPACE_MIGRATIONS,
+  ...ALERT_MIGRATIONS,
+];
 
 export const CHAT_SEALED_COLUMNS: readonly SealedColumn[] = WORKSPACE_SEALED_COLUMNS;

@@ -23,8 +23,6 @@ export interface Surface {
    * chat with the bot, for the whole organization (Teams, whose channels cannot show a form to one person).
    */
   readonly connectIn: 'channel' | 'personal-chat';
-  /** Help lines of the platform's own admin commands (Teams names its Linen admins with `admins add @person`). */
-  readonly adminHelp?: readonly Rich[] | undefined;
 }
 
 /** Where no platform is named (a test, a report): plain words. */

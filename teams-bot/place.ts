@@ -72,12 +72,25 @@ export interface TeamsRequestDeps {
   showConnectForm(place: TeamsPlace, timeZone: string | undefined): Promise<void>;
 }
 
-function connectionPlatform(place: TeamsPlace, deps: TeamsRequestDeps): ConnectionPlatform {
+function connectionPlatform(
+  place: TeamsPlace,
+  deps: TeamsRequestDeps,
+  mentioned: readonly TeamsPerson[],
+): ConnectionPlatform {
   return {
     surface: TEAMS_SURFACE,
     adminsOnly: ADMINS_ONLY,
     // While a tenant has no admin, whoever connects its first key becomes one.
     isAdmin: () => deps.admins.isAdmin(place.tenantId, place.person, { orFirst: true }),
+    namedAdmins: {
+      list: async () => (await deps.admins.list(place.tenantId)).map((a) => ({ id: a.userId, name: a.userName })),
+      add: (person, now) => deps.admins.add(place.tenantId, person, place.person.id, now),
+      remove: async (person) => {
+        await deps.admins.remove(place.tenantId, person.id);
+      },
+      mentioned,
+      operatorSetting: 'TEAMS_ADMIN_USER_IDS',
+    },
     async openConnectForm(timeZone): Promise<Content | null> {
       if (place.type !== 'personal')
         return errorView(
@@ -89,8 +102,12 @@ function connectionPlatform(place: TeamsPlace, deps: TeamsRequestDeps): Connecti
   };
 }
 
-/** The request for the chat core, without its text. */
-export function teamsRequest(place: TeamsPlace, deps: TeamsRequestDeps): Omit<CommandRequest, 'text'> {
+/** The request for the chat core, without its text; `mentioned`: the people the message @mentions (`admins add`). */
+export function teamsRequest(
+  place: TeamsPlace,
+  deps: TeamsRequestDeps,
+  mentioned: readonly TeamsPerson[] = [],
+): Omit<CommandRequest, 'text'> {
   return {
     platform: 'teams',
     surface: TEAMS_SURFACE,
@@ -101,6 +118,6 @@ export function teamsRequest(place: TeamsPlace, deps: TeamsRequestDeps): Omit<Co
     privateChat: place.type === 'personal',
     userId: place.person.id,
     digestChannels: teamsDigestChannels,
-    connection: deps.connect ? connectionPlatform(place, deps) : undefined,
+    connection: deps.connect ? connectionPlatform(place, deps, mentioned) : undefined,
   };
 }

@@ -1,5 +1,4 @@
 /** The words answers use in Microsoft Teams. */
-import { command, r } from '../chat/content/rich.ts';
 import type { Surface } from '../chat/surface.ts';
 
 export const TEAMS_SURFACE: Surface = {
@@ -11,7 +10,4 @@ export const TEAMS_SURFACE: Surface = {
     'In a 1:1 chat with Linen answers are yours alone; in a channel Linen answers in the thread, for the channel. To put an answer in a conversation yourself, use Linen from the message box.',
   ],
   connectIn: 'personal-chat',
-  adminHelp: [
-    r`${command('admins')} · ${command('admins add @person')} · ${command('admins remove @person')} who may connect Linen and change access (whoever connects first is the first)`,
-  ],
 };

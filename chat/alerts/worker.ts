@@ -260,7 +260,12 @@ export function startAlertWorker(options: AlertWorkerOptions): AlertWorker {
         return;
       }
       executor.stopTaking();
-      if (!(await settlesWithin(running.catch(() => {}), stopOptions.drainMs)))
+      if (
+        !(await settlesWithin(
+          running.catch(() => {}),
+          stopOptions.drainMs,
+        ))
+      )
         logger.warn('stopped with alert posts under way; they are taken again when their lease ends');
     },
   };

@@ -12,7 +12,6 @@ import type { Content } from '../content/document.ts';
 import type { LinenService } from '../linen.ts';
 import { PLAIN_SURFACE, type Surface } from '../surface.ts';
 import { chooseCustomerView, errorView } from '../views/common.ts';
-import { type Command, formatCommand, withCustomer } from './grammar.ts';
 
 /** A customer found, or what to answer instead: the choices, or that the key sees no such customer. */
 export type Resolved = { customer: Customer } | { reply: Content };
@@ -21,14 +20,16 @@ export type Resolved = { customer: Customer } | { reply: Content };
 export interface CustomerContext {
   linen: LinenService;
   surface?: Surface | undefined;
+  /** The command's text about another customer: what each choice replays. */
+  commandFor(customerId: string): string;
 }
 
-export async function customerFor(ctx: CustomerContext, cmd: Command, input: string): Promise<Resolved> {
+export async function customerFor(ctx: CustomerContext, input: string): Promise<Resolved> {
   const r = await ctx.linen.resolveCustomer(input);
   const organization = (ctx.surface ?? PLAIN_SURFACE).organization;
   if (r.kind === 'found') return { customer: r.customer };
   if (r.kind === 'choose') {
-    return { reply: chooseCustomerView(r.input, r.matches, (c) => formatCommand(withCustomer(cmd, c.id))) };
+    return { reply: chooseCustomerView(r.input, r.matches, (c) => ctx.commandFor(c.id)) };
   }
   const all = await ctx.linen.customers();
   return {
@@ -37,7 +38,7 @@ export async function customerFor(ctx: CustomerContext, cmd: Command, input: str
         ? chooseCustomerView(
             r.input,
             all,
-            (c) => formatCommand(withCustomer(cmd, c.id)),
+            (c) => ctx.commandFor(c.id),
             `No customer named “${r.input}” is visible to this ${organization}'s key. Customers it sees:`,
           )
         : errorView(`No customer named “${r.input}” is visible to this ${organization}'s key.`),
@@ -47,10 +48,9 @@ export async function customerFor(ctx: CustomerContext, cmd: Command, input: str
 /** The customer a command names, if it names one: resolved, or the answer that asks which (or says none is seen). */
 export async function namedCustomer(
   ctx: CustomerContext,
-  cmd: Command,
   input: string | undefined,
 ): Promise<{ customer: Customer | undefined } | { reply: Content }> {
-  return input ? customerFor(ctx, cmd, input) : { customer: undefined };
+  return input ? customerFor(ctx, input) : { customer: undefined };
 }
 
 export const namesOf = (customers: readonly Customer[]) => new Map(customers.map((c) => [c.id, c.name]));
@@ -98,12 +98,11 @@ export async function ownOrLocations<T>(
  */
 export async function customerAndPlace(
   ctx: CustomerContext,
-  cmd: Command,
   text: string,
   placeGiven: boolean,
 ): Promise<{ customer: Customer; place?: string | undefined } | { reply: Content }> {
   const whole = await ctx.linen.resolveCustomer(text);
-  if (whole.kind === 'found' || placeGiven) return customerFor(ctx, cmd, text);
+  if (whole.kind === 'found' || placeGiven) return customerFor(ctx, text);
   const customers = await ctx.linen.customers();
   const words = text.split(/\s+/);
   for (let n = words.length - 1; n >= 1; n--) {
@@ -113,5 +112,5 @@ export async function customerAndPlace(
       if (!(err instanceof NotFoundError) && !(err instanceof InvalidParamsError)) throw err;
     }
   }
-  return customerFor(ctx, cmd, text);
+  return customerFor(ctx, text);
 }

@@ -1,25 +1,20 @@
 /**
- * Who may see accounting answers where. Accounting answers are the balance, invoices, purchase-order budgets,
- * invoice PDFs and the receivables and budgets digests. In multi-workspace mode they appear only in the
- * channels an admin allowed, and in direct messages only when an admin said so; refused, the command answers
- * why in one sentence.
+ * Who may see which answer where, by the command's access class (access-class.ts, declared by every command module):
+ * help, the connection's description and operational answers anywhere the bot answers; accounting answers (balance,
+ * invoices, purchase-order budgets, invoice PDFs, and the receivables and budgets digests) only in the channels an
+ * admin allowed, and in direct messages only when an admin said so (in multi-workspace mode); changes to the
+ * connection only for its admins. Refused, the command answers why in one sentence.
  */
-import type { Command } from '../answers/grammar.ts';
-import { commandWords, type Rich, r } from '../content/rich.ts';
+import type { AccessClass } from '../access-class.ts';
+import { commandWords, line, type Rich, r } from '../content/rich.ts';
 import type { DigestKind } from '../digests/storage/types.ts';
 import type { Surface } from '../surface.ts';
 import type { AccountingPolicy, Place } from './place-linen.ts';
 
-const ACCOUNTING_COMMANDS = new Set<Command['kind']>(['balance', 'invoices', 'po']);
 const ACCOUNTING_DIGESTS = new Set<DigestKind>(['receivables', 'budgets']);
 
 export function isAccountingDigest(kind: DigestKind): boolean {
   return ACCOUNTING_DIGESTS.has(kind);
-}
-
-/** Whether a command shows accounting data where it is typed (digests are checked by their kind). */
-export function showsAccounting(cmd: Command): boolean {
-  return ACCOUNTING_COMMANDS.has(cmd.kind);
 }
 
 /** Null when accounting answers may appear in the place; otherwise the one sentence saying why not. */
@@ -32,4 +27,30 @@ export function accountingRefusal(policy: AccountingPolicy, place: Place, surfac
   }
   if (policy.channels.includes(place.channelId)) return null;
   return r`Accounting answers are not shown in this channel; ${surface.anAdmin} can allow them here with ${commandWords('access accounting allow')}.`;
+}
+
+/** What deciding an access class needs of the place and the person. */
+export interface AccessCheck {
+  place: Place;
+  surface: Surface;
+  /** Where the organization lets accounting answers appear (read only when an answer is accounting). */
+  accounting(): Promise<AccountingPolicy>;
+  /** Whether the person is one of the admins the platform names; absent where it names none (one key for all). */
+  isAdmin?: (() => Promise<boolean>) | undefined;
+  /** The platform's sentence refusing someone who is not. */
+  adminsOnly?: string | undefined;
+}
+
+/** Null when an answer of this class may be shown to the person in the place; otherwise the sentence saying why not. */
+export async function accessRefusal(access: AccessClass, check: AccessCheck): Promise<Rich | null> {
+  switch (access) {
+    case 'everyone':
+    case 'operations':
+      return null;
+    case 'accounting':
+      return accountingRefusal(await check.accounting(), check.place, check.surface);
+    case 'admins':
+      if (check.isAdmin && (await check.isAdmin())) return null;
+      return [line(check.adminsOnly ?? `Only ${check.surface.admins} can do that.`)];
+  }
 }

@@ -1,14 +1,19 @@
 /**
- * A command (or a button) answered where it was typed, on any platform: the connection commands (connect,
- * disconnect, status, access) first; then the connection is resolved for the channel (an organization that has not
- * connected answers how to connect); accounting answers are refused where they may not appear; then the usual
- * answer, with the channel's key.
+ * A command (or a button) answered where it was typed, on any platform, by the commands of that platform: the
+ * connection commands (connect, disconnect, status, access, admins) with the organization's connection; the others
+ * once the connection is resolved for the channel (an organization that has not connected answers how to connect),
+ * with the channel's key. Each command's access class (commands/<name>.ts) is enforced here, in one place: an
+ * accounting answer where accounting answers may not appear, or an admins' command by someone who is not one, is
+ * refused in one sentence.
  */
 
 import type { ServiceLogger } from '../../base/logging/logger.ts';
+import type { AccessClass } from '../access-class.ts';
 import { type AnswerContext, answerText } from '../answers/answer.ts';
-import { parseCommand } from '../answers/grammar.ts';
 import type { AnswerOutcome } from '../answers/outcome.ts';
+import { accessOf } from '../commands/command.ts';
+import { COMMAND_REGISTRY } from '../commands/index.ts';
+import { argsOf, type CommandRegistry } from '../commands/registry.ts';
 import type { Content } from '../content/document.ts';
 import { commandWords, type Rich, r } from '../content/rich.ts';
 import type { ChannelKey, DigestChannels } from '../digests/digest-answers.ts';
@@ -16,8 +21,8 @@ import type { Platform } from '../digests/storage/types.ts';
 import type { Surface } from '../surface.ts';
 import { errorView } from '../views/common.ts';
 import { helpView } from '../views/help.ts';
-import { accountingRefusal, isAccountingDigest, showsAccounting } from './access.ts';
-import { type ConnectionPlatform, connectionWordOf, runConnectionCommand } from './connection-commands.ts';
+import { type AccessCheck, accessRefusal, accountingRefusal, isAccountingDigest } from './access.ts';
+import { type ConnectionPlatform, singleKey } from './connection-commands.ts';
 import type { ConnectionStore } from './connection-store.ts';
 import type { AccountingPolicy, Place, WorkspaceLinen } from './place-linen.ts';
 
@@ -68,25 +73,43 @@ const sentence = (command: string, s: string | Rich, outcome: AnswerOutcome): An
   outcome,
 });
 
-const singleKey = (surface: Surface) =>
-  `This bot answers with the one Linen key it was started with (LINEN_API_KEY); keys are connected from ${surface.name} only when the app is installed for many organizations.`;
-
 /** An organization that has not connected a key yet: how to. */
 const notConnected = (surface: Surface): Rich =>
   r`This ${surface.organization} has not connected a Linen key yet: ${surface.anAdmin} can type ${commandWords('connect')} to connect one.`;
 
-/** The answer context for a place, or the sentence that refuses it. */
+/** The commands offered on the request's platform. */
+const commandsFor = (deps: PlaceDeps, req: Omit<CommandRequest, 'text'>): CommandRegistry =>
+  (deps.commands ?? COMMAND_REGISTRY).forPlatform(req.platform);
+
+/** What deciding an access class needs of the request, with where accounting answers may appear. */
+function accessCheck(req: Omit<CommandRequest, 'text'>, accounting: () => Promise<AccountingPolicy>): AccessCheck {
+  const connection = req.connection;
+  return {
+    place: req,
+    surface: req.surface,
+    accounting,
+    // Without connections (one key for all) no one is named an admin: an admins' command is refused.
+    isAdmin: connection && (() => connection.isAdmin(req.userId)),
+    adminsOnly: connection?.adminsOnly,
+  };
+}
+
+/**
+ * The answer context for a place, for an answer of this access class (an invoice PDF is `accounting`), or the
+ * sentence that refuses it.
+ */
 export async function contextFor(
   deps: PlaceDeps,
   req: Omit<CommandRequest, 'text'>,
-  cmd: ReturnType<typeof parseCommand>,
+  access: AccessClass,
 ): Promise<{ ctx: AnswerContext; keyRef: string | undefined } | { refusal: Rich }> {
   const r0 = await deps.workspaces.for(req);
   if (r0.kind === 'not-connected') return { refusal: notConnected(req.surface) };
-  if (showsAccounting(cmd)) {
-    const refusal = accountingRefusal(r0.accounting, req, req.surface);
-    if (refusal) return { refusal };
-  }
+  const refusal = await accessRefusal(
+    access,
+    accessCheck(req, async () => r0.accounting),
+  );
+  if (refusal) return { refusal };
   const digests = deps.digests && {
     ...deps.digests,
     platform: req.platform,
@@ -100,6 +123,7 @@ export async function contextFor(
   return {
     ctx: {
       ...deps,
+      commands: commandsFor(deps, req),
       surface: req.surface,
       linen: r0.linen,
       digests,
@@ -142,6 +166,9 @@ function digestRefusal(policy: AccountingPolicy, req: Omit<CommandRequest, 'text
       : null;
 }
 
+/** Accounting answers nowhere: an organization that has not said where. */
+const NOWHERE = { channels: [], directMessages: false };
+
 const failed = (what: string, req: Place, err: unknown) =>
   `${what} in ${req.teamId ?? 'the workspace'} failed: ${(err as Error).name}: ${(err as Error).message}`;
 
@@ -155,7 +182,7 @@ export async function answerCommand(req: CommandRequest, deps: PlaceDeps): Promi
   }
 }
 
-/** A button's command replayed (Share in channel, a customer choice) in its place. */
+/** A button's command replayed (Share in channel, a customer choice), or a search's text, in its place. */
 export async function answerButton(
   text: string,
   req: Omit<CommandRequest, 'text'>,
@@ -163,46 +190,58 @@ export async function answerButton(
   opts: { share?: boolean } = {},
 ): Promise<Answered> {
   try {
-    const cmd = parseCommand(text);
-    const resolved = await contextFor(deps, req, cmd);
-    if ('refusal' in resolved) return sentence(cmd.kind, resolved.refusal, 'refused');
-    const answered = await answerText(text, resolved.ctx, opts);
-    if (answered.shareable) noteAnswered(deps, req.teamId, resolved.keyRef);
-    return answered;
+    return (
+      (await answerIn({ ...req, text }, deps, opts)) ?? sentence('connect', 'The connect form is shown.', 'answered')
+    );
   } catch (err) {
     deps.logger.error(failed('a button', req, err));
     return sentence('unknown', 'Something went wrong while answering; try again in a moment.', 'error');
   }
 }
 
-async function answerIn(req: CommandRequest, deps: PlaceDeps): Promise<Answered | null> {
-  const word = connectionWordOf(req.text);
-  if (word) {
-    if (!deps.connect || !req.teamId || !req.connection) return sentence(word, singleKey(req.surface), 'answered');
-    const content = await runConnectionCommand(req.text, {
+async function answerIn(
+  req: CommandRequest,
+  deps: PlaceDeps,
+  opts: { share?: boolean } = {},
+): Promise<Answered | null> {
+  const commands = commandsFor(deps, req);
+  const cmd = commands.parse(req.text);
+  const module = commands.find(cmd.kind);
+  if (module?.connection) {
+    const args = argsOf(cmd);
+    const command = module.name;
+    if (!deps.connect || !req.teamId || !req.connection) return sentence(command, singleKey(req.surface), 'answered');
+    const { connections } = deps.connect;
+    const teamId = req.teamId;
+    const refusal = await accessRefusal(
+      accessOf(module, args),
+      accessCheck(req, async () => (await connections.get(teamId))?.accounting ?? NOWHERE),
+    );
+    if (refusal) return sentence(command, refusal, 'refused');
+    const content = await module.answer(args, {
       platformId: req.platform,
-      place: { ...req, teamId: req.teamId },
+      place: { ...req, teamId },
       userId: req.userId,
-      connections: deps.connect.connections,
+      connections,
       platform: req.connection,
       now: deps.now,
     });
-    return content && { content, shareable: false, command: word, outcome: 'answered' };
+    return content && { content, shareable: false, command, outcome: 'answered' };
   }
-  const cmd = parseCommand(req.text);
-  const resolved = await contextFor(deps, req, cmd);
+  const access = module ? accessOf(module, argsOf(cmd)) : 'everyone';
+  const resolved = await contextFor(deps, req, access);
   if ('refusal' in resolved) {
     // Help stays available before connecting: it says how to connect.
     if (cmd.kind === 'help')
       return {
-        content: helpView(req.surface, resolved.refusal),
+        content: helpView(req.surface, commands, resolved.refusal),
         shareable: false,
         command: 'help',
         outcome: 'answered',
       };
     return sentence(cmd.kind, resolved.refusal, 'refused');
   }
-  const answered = await answerText(req.text, resolved.ctx);
+  const answered = await answerText(req.text, resolved.ctx, opts);
   if (answered.shareable) noteAnswered(deps, req.teamId, resolved.keyRef);
   return answered;
 }

@@ -1,26 +1,17 @@
 /**
- * `connect`, `disconnect [here]`, `status` and `access ...`: the commands that manage an organization's connection,
- * the same on every platform. Connecting, disconnecting and changing access are for the admins the platform names
- * (and the users in LINEN_ADMIN_USER_IDS); `status` and `access` without arguments are for anyone. How a person is
- * known to be an admin, and the connect form, are the platform's.
+ * What `connect`, `disconnect [here]`, `status`, `access ...` and `admins` (commands/*.ts) do: manage an
+ * organization's connection, the same on every platform. Who may (the admins the platform names, and the users in
+ * LINEN_ADMIN_USER_IDS, for the commands whose access class is `admins`) is checked before these run
+ * (answer-in-place.ts); how a person is known to be an admin, and the connect form, are the platform's.
  */
 import { type Content, note, text } from '../content/document.ts';
 import { b, channel, code, command, joinRich, line, type Rich, r, user } from '../content/rich.ts';
 import type { Platform } from '../digests/storage/types.ts';
-import { tokenize } from '../digests/subscribe-args.ts';
 import type { Surface } from '../surface.ts';
 import { errorView } from '../views/common.ts';
 import { type AccountingAccess, type BoundKey, EVERYWHERE, type WorkspaceConnection } from './connection.ts';
 import type { ConnectionStore } from './connection-store.ts';
 import type { Place } from './place-linen.ts';
-
-export const CONNECTION_WORDS = ['connect', 'disconnect', 'status', 'access'] as const;
-type ConnectionWord = (typeof CONNECTION_WORDS)[number];
-
-export function connectionWordOf(text: string): ConnectionWord | undefined {
-  const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-  return (CONNECTION_WORDS as readonly string[]).includes(first) ? (first as ConnectionWord) : undefined;
-}
 
 /** What the connection commands need of the platform they are typed on. */
 export interface ConnectionPlatform {
@@ -36,6 +27,25 @@ export interface ConnectionPlatform {
   openConnectForm(timeZone: string | undefined): Promise<Content | null>;
   /** The channel a typed argument names (`<#C123|finance>`), or null when it names none the platform knows. */
   channelArgument?(token: string): string | null;
+  /** The platform's own list of Linen admins, where it keeps one (Teams: `admins add @person`). */
+  namedAdmins?: NamedAdmins | undefined;
+}
+
+/** A person as a platform names them in a message. */
+export interface NamedPerson {
+  id: string;
+  name?: string | undefined;
+}
+
+/** The organization's Linen admins as the platform keeps them, and the people the message names. */
+export interface NamedAdmins {
+  list(): Promise<{ id: string; name: string | null }[]>;
+  add(person: NamedPerson, now: Date): Promise<void>;
+  remove(person: NamedPerson): Promise<void>;
+  /** The people the message @mentions, besides the bot. */
+  mentioned: readonly NamedPerson[];
+  /** The operator's setting that names admins in every organization (`TEAMS_ADMIN_USER_IDS`). */
+  operatorSetting: string;
 }
 
 export interface ConnectionCommandContext {
@@ -107,59 +117,61 @@ function statusView(connection: WorkspaceConnection | null, surface: Surface): C
   };
 }
 
-/** The answer to a connection command; null when the platform showed its connect form instead. */
-export async function runConnectionCommand(input: string, ctx: ConnectionCommandContext): Promise<Content | null> {
+/** Where the bot answers with the one key it was started with, connections are not managed from the chat. */
+export const singleKey = (surface: Surface): string =>
+  `This bot answers with the one Linen key it was started with (LINEN_API_KEY); keys are connected from ${surface.name} only when the app is installed for many organizations.`;
+
+const nowOf = (ctx: ConnectionCommandContext) => new Date((ctx.now ?? Date.now)());
+
+/** `status`: the keys connected (their last four characters) and where accounting answers appear. */
+export async function showStatus(ctx: ConnectionCommandContext): Promise<Content> {
+  return statusView(await ctx.connections.get(ctx.place.teamId), ctx.platform.surface);
+}
+
+/** `connect`: the platform's connect form; null once shown, else the sentence saying why it could not be. */
+export async function openConnect(ctx: ConnectionCommandContext): Promise<Content | null> {
+  const connection = await ctx.connections.get(ctx.place.teamId);
+  return ctx.platform.openConnectForm(connection?.keys.find((k) => k.place === EVERYWHERE)?.timeZone);
+}
+
+/** `disconnect [here]`: every key of the organization, or the channel's own. */
+export async function disconnect(here: boolean, ctx: ConnectionCommandContext): Promise<Content> {
   const { surface } = ctx.platform;
-  const { teamId } = ctx.place;
-  const words = tokenize(input).map((t) => t.text);
-  const word = words[0]?.toLowerCase() as ConnectionWord;
-  const rest = words.slice(1);
-  const connection = await ctx.connections.get(teamId);
-  if (word === 'status') return statusView(connection, surface);
-  if (word === 'access' && rest.length === 0) {
-    return info(
-      accountingLine(connection?.accounting ?? { channels: [], directMessages: false }),
-      accessUsage(surface),
-    );
-  }
-  if (!(await ctx.platform.isAdmin(ctx.userId))) return errorView(ctx.platform.adminsOnly);
-  const now = new Date((ctx.now ?? Date.now)());
-
-  if (word === 'connect') {
-    return ctx.platform.openConnectForm(connection?.keys.find((k) => k.place === EVERYWHERE)?.timeZone);
-  }
-
-  if (word === 'disconnect') {
-    const here = rest[0]?.toLowerCase() === 'here';
-    const removed = await ctx.connections.removeKeys(teamId, here ? ctx.place.channelId : undefined);
-    if (!removed) {
-      return info([
-        here
-          ? 'This channel has no key of its own to disconnect.'
-          : 'No Linen key is connected; nothing to disconnect.',
-      ]);
-    }
+  const removed = await ctx.connections.removeKeys(ctx.place.teamId, here ? ctx.place.channelId : undefined);
+  if (!removed) {
     return info([
-      here
-        ? `Disconnected this channel's key: the channel now uses the ${surface.organization} default key, if there is one.`
-        : `Disconnected every Linen key of this ${surface.organization}: commands answer how to connect until an admin connects a key again.`,
+      here ? 'This channel has no key of its own to disconnect.' : 'No Linen key is connected; nothing to disconnect.',
     ]);
   }
+  return info([
+    here
+      ? `Disconnected this channel's key: the channel now uses the ${surface.organization} default key, if there is one.`
+      : `Disconnected every Linen key of this ${surface.organization}: commands answer how to connect until an admin connects a key again.`,
+  ]);
+}
 
-  // access accounting allow|deny [#channel] · access accounting dms on|off
-  const [what, verb, target] = rest.map((w) => w.toLowerCase());
-  if (what !== 'accounting' || !verb) return info(["I don't know that access setting."], accessUsage(surface));
+/**
+ * `access`: where accounting answers appear. With no words it only shows it; `access accounting allow|deny
+ * [#channel]` and `access accounting dms on|off` change it.
+ */
+export async function changeAccess(words: readonly string[], ctx: ConnectionCommandContext): Promise<Content> {
+  const { surface } = ctx.platform;
+  const { teamId } = ctx.place;
+  const connection = await ctx.connections.get(teamId);
   const current = connection?.accounting ?? { channels: [], directMessages: false };
+  if (words.length === 0) return info(accountingLine(current), accessUsage(surface));
+  const [what, verb, target] = words.map((w) => w.toLowerCase());
+  if (what !== 'accounting' || !verb) return info(["I don't know that access setting."], accessUsage(surface));
   if (verb === 'dms') {
     if (target !== 'on' && target !== 'off') return info(r`Say ${code('on')} or ${code('off')}.`, accessUsage(surface));
     const next = { ...current, directMessages: target === 'on' };
-    await ctx.connections.setAccounting(teamId, next, now, ctx.platformId);
+    await ctx.connections.setAccounting(teamId, next, nowOf(ctx), ctx.platformId);
     return info(accountingLine(next));
   }
   if (verb !== 'allow' && verb !== 'deny') return info([`I don't know "${line(verb)}".`], accessUsage(surface));
   let channelId = ctx.place.channelId;
-  if (rest[2] !== undefined) {
-    const named = ctx.platform.channelArgument?.(rest[2]) ?? null;
+  if (words[2] !== undefined) {
+    const named = ctx.platform.channelArgument?.(words[2]) ?? null;
     if (!named) {
       return info([
         ctx.platform.channelArgument
@@ -174,6 +186,34 @@ export async function runConnectionCommand(input: string, ctx: ConnectionCommand
   const channels = current.channels.filter((c) => c !== channelId);
   if (verb === 'allow') channels.push(channelId);
   const next = { ...current, channels };
-  await ctx.connections.setAccounting(teamId, next, now, ctx.platformId);
+  await ctx.connections.setAccounting(teamId, next, nowOf(ctx), ctx.platformId);
   return info(accountingLine(next));
+}
+
+/** `admins` · `admins add @person` · `admins remove @person`: the admins the platform keeps a list of. */
+export async function manageAdmins(verb: string | undefined, ctx: ConnectionCommandContext): Promise<Content> {
+  const admins = ctx.platform.namedAdmins;
+  const { surface } = ctx.platform;
+  if (!admins) return errorView(`${surface.name} names its own admins: ${surface.admins}.`);
+  const list = async () => {
+    const named = await admins.list();
+    return named.length
+      ? r`${b(`Linen admins of your ${surface.organization}`)}: ${named.map((a) => a.name ?? a.id).join(', ')}.`
+      : r`Your ${surface.organization} has no Linen admin yet: whoever connects its key first becomes one.`;
+  };
+  if (!verb) return info(await list());
+  if ((verb !== 'add' && verb !== 'remove') || admins.mentioned.length === 0)
+    return info(['Say “admins add @person” or “admins remove @person”, mentioning them.']);
+  for (const person of admins.mentioned) {
+    if (verb === 'add') await admins.add(person, nowOf(ctx));
+    else await admins.remove(person);
+  }
+  const listed = await list();
+  return {
+    summary: listed,
+    parts: [
+      text(listed),
+      note([`Operators name admins of every ${surface.organization} with ${admins.operatorSetting}.`]),
+    ],
+  };
 }

@@ -3,8 +3,7 @@
  * `unknown`...), one of a fixed set whatever was typed after it. Never the customer, number or text.
  */
 import { parseCommand } from '../answers/grammar.ts';
-import { connectionWordOf } from '../connections/connection-commands.ts';
 
 export function commandLabelOf(text: string): string {
-  return connectionWordOf(text) ?? parseCommand(text).kind;
+  return parseCommand(text).kind;
 }

@@ -2,7 +2,7 @@
 import type { TicketWithLabel } from '../../shared/reports/index.ts';
 import { ticketStatusLabel } from '../../shared/reports/index.ts';
 import type { QualityTicket } from '../../shared/schemas/quality.ts';
-import type { TicketFilter } from '../answers/grammar.ts';
+import type { TicketFilter } from '../commands/tickets.ts';
 import { type Content, field, fields, note, type Part, text, title } from '../content/document.ts';
 import { humanize, moreLine, plural, take, when } from '../content/format.ts';
 import { CONTENT_LIMITS, chunkLines, truncateRich } from '../content/limits.ts';

@@ -10,6 +10,7 @@ import { keyRefOf } from '../../base/key-ref.ts';
 import { createLogger } from '../../base/logging/logger.ts';
 import type { SqlExecutor } from '../../base/store/sql.ts';
 import { answerText } from '../../chat/answers/answer.ts';
+import { COMMAND_REGISTRY } from '../../chat/commands/index.ts';
 import { code, r } from '../../chat/content/rich.ts';
 import type { DigestChannels } from '../../chat/digests/digest-answers.ts';
 import type { DigestStore } from '../../chat/digests/index.ts';
@@ -124,9 +125,15 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
     adminUserIds: digestConfig.adminUserIds.length ? [CONSOLE_USER] : [],
   };
   const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, teamId: null };
+  // The commands of the platform whose answers are shown: help lists them, and the others are unknown here.
+  const commands = COMMAND_REGISTRY.forPlatform(digests.platform);
+  const surface = teams ? TEAMS_SURFACE : SLACK_SURFACE;
   const ask = async (line: string) => {
-    const surface = teams ? TEAMS_SURFACE : SLACK_SURFACE;
-    const m = await answerText(stripCommand(line), { linen, logger, now, digests, caller, surface }, { share: !teams });
+    const m = await answerText(
+      stripCommand(line),
+      { linen, logger, now, digests, caller, surface, commands },
+      { share: !teams },
+    );
     print(teams ? cardToText(toAdaptiveCard(m.content)) : renderMessage(toSlackMessage(m.content)));
   };
 

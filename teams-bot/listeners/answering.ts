@@ -7,6 +7,7 @@
 import { MessageActivityInput } from '@microsoft/teams.api';
 import type { CommandRequest, PlaceDeps } from '../../chat/connections/answer-in-place.ts';
 import type { Content } from '../../chat/content/document.ts';
+import type { TeamsPerson } from '../admins.ts';
 import { connectForm } from '../connect-form.ts';
 import { cardMessage } from '../connector.ts';
 import { teamsDigestChannels } from '../digests/channels.ts';
@@ -22,20 +23,29 @@ export function placeDeps(deps: TeamsDeps): PlaceDeps {
   };
 }
 
-export function requestFor(place: TeamsPlace, deps: TeamsDeps): Omit<CommandRequest, 'text'> {
-  return teamsRequest(place, {
-    connect: deps.connect,
-    admins: deps.admins,
-    async showConnectForm(p, timeZone) {
-      const form = connectForm({ allowedBaseUrls: deps.connect?.allowedBaseUrls ?? [], timeZone });
-      await deps
-        .connectorFor(p.serviceUrl)
-        .send(
-          p.conversationId,
-          new MessageActivityInput(undefined, { summary: 'Connect Linen' }).addCard('adaptive', form),
-        );
+/** The request of a message in `place`; `mentioned`: the people it @mentions besides the bot. */
+export function requestFor(
+  place: TeamsPlace,
+  deps: TeamsDeps,
+  mentioned: readonly TeamsPerson[] = [],
+): Omit<CommandRequest, 'text'> {
+  return teamsRequest(
+    place,
+    {
+      connect: deps.connect,
+      admins: deps.admins,
+      async showConnectForm(p, timeZone) {
+        const form = connectForm({ allowedBaseUrls: deps.connect?.allowedBaseUrls ?? [], timeZone });
+        await deps
+          .connectorFor(p.serviceUrl)
+          .send(
+            p.conversationId,
+            new MessageActivityInput(undefined, { summary: 'Connect Linen' }).addCard('adaptive', form),
+          );
+      },
     },
-  });
+    mentioned,
+  );
 }
 
 /**

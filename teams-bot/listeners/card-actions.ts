@@ -15,7 +15,6 @@ import type { App } from '@microsoft/teams.apps';
 import type { IAdaptiveCard } from '@microsoft/teams.cards';
 import { failureFields } from '../../base/logging/log-fields.ts';
 import { describeError, friendlyError } from '../../chat/answers/friendly-errors.ts';
-import { parseCommand } from '../../chat/answers/grammar.ts';
 import { type AnswerOutcome, outcomeOfError } from '../../chat/answers/outcome.ts';
 import { answerButton, contextFor } from '../../chat/connections/answer-in-place.ts';
 import { connectKey } from '../../chat/connections/connect-key.ts';
@@ -117,7 +116,7 @@ async function pdf(
     await post(deps, place, errorView('That button is out of date; ask for the balance again.'), 'pdf');
     return;
   }
-  const resolved = await contextFor(placeDeps(deps), requestFor(place, deps), parseCommand('balance'));
+  const resolved = await contextFor(placeDeps(deps), requestFor(place, deps), 'accounting');
   if ('refusal' in resolved) {
     counted('pdf', started, 'refused');
     await post(deps, place, errorView(resolved.refusal), 'pdf');

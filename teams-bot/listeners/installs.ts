@@ -5,6 +5,7 @@
  * of the conversations it covers and their records, and everything kept for the tenant once none is left.
  */
 import type { App } from '@microsoft/teams.apps';
+import { COMMAND_REGISTRY } from '../../chat/commands/index.ts';
 import { note } from '../../chat/content/document.ts';
 import { commandWords, r } from '../../chat/content/rich.ts';
 import { helpView } from '../../chat/views/help.ts';
@@ -18,7 +19,7 @@ async function installed(place: TeamsPlace, deps: TeamsDeps, greet: boolean): Pr
   await deps.conversations.record(place, new Date());
   deps.logger.info(`teams: installed in a ${place.type} conversation of tenant ${place.tenantId}`);
   if (greet && place.type === 'personal') {
-    const help = helpView(TEAMS_SURFACE);
+    const help = helpView(TEAMS_SURFACE, COMMAND_REGISTRY.forPlatform('teams'));
     await post(
       deps,
       place,

@@ -1,4 +1,5 @@
 /** The answers' views as Slack renders them (before the limiter), under the names the view suites use. */
+import { COMMAND_REGISTRY } from '../../chat/commands/index.ts';
 import type { Content } from '../../chat/content/document.ts';
 import { balanceView } from '../../chat/views/balance.ts';
 import { chooseCustomerView, errorView, shareFooter as shareFooterPart } from '../../chat/views/common.ts';
@@ -34,10 +35,11 @@ export const shortMessage = slack(shortView);
 export const signalsMessage = slack(signalsView);
 export const ticketMessage = slack(ticketView);
 export const ticketsMessage = slack(ticketsView);
-export const helpMessage = () => toBlockKit(helpView(SLACK_SURFACE));
-export const usageMessage = (...args: Parameters<typeof usageView> extends [unknown, ...infer R] ? R : never) =>
-  toBlockKit(usageView(SLACK_SURFACE, ...args));
-export const unknownMessage = (typed: string) => toBlockKit(unknownView(SLACK_SURFACE, typed));
+const SLACK_COMMANDS = COMMAND_REGISTRY.forPlatform('slack');
+export const helpMessage = () => toBlockKit(helpView(SLACK_SURFACE, SLACK_COMMANDS));
+export const usageMessage = (name: string, problem: string) =>
+  toBlockKit(usageView(SLACK_SURFACE, SLACK_COMMANDS.find(name)!, problem));
+export const unknownMessage = (typed: string) => toBlockKit(unknownView(SLACK_SURFACE, SLACK_COMMANDS, typed));
 
 /** The "Share in channel" row as a block. */
 export const shareFooter = (command: string): Block =>

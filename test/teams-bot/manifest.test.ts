@@ -10,8 +10,7 @@ import { join, resolve } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBCOMMANDS } from '../../chat/answers/grammar.ts';
-import { CONNECTION_WORDS } from '../../chat/connections/connection-commands.ts';
+import { CONNECTION_WORDS, SUBCOMMANDS } from '../../chat/answers/grammar.ts';
 import { colorIcon, outlineIcon } from '../../scripts/teams-icons.ts';
 import { SCHEMA_MANIFEST_VERSION, teamsManifestErrors } from '../support/teams-manifest-schema.ts';
 

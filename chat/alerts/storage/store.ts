@@ -8,8 +8,8 @@
  */
 
 import type { SqlExecutor } from '../../../base/store/sql.ts';
-import type { Occurrence } from '../kind.ts';
 import { newId } from '../../digests/storage/store.ts';
+import type { Occurrence } from '../kind.ts';
 import { toAlert, toCheck, toPost } from './rows.ts';
 import type { Alert, AlertOutcome, AlertPost, AlertStatus, KeyCheck, NewAlert, PostStatus } from './types.ts';
 

@@ -6,7 +6,6 @@ import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackAction
 import { failureFields } from '../../../base/logging/log-fields.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringContent } from '../../../chat/answers/answer-in-time.ts';
 import { describeError, friendlyError } from '../../../chat/answers/friendly-errors.ts';
-import { parseCommand } from '../../../chat/answers/grammar.ts';
 import { type FetchedPdf, fetchInvoicePdf } from '../../../chat/answers/invoice-pdf.ts';
 import { type AnswerOutcome, outcomeOfError } from '../../../chat/answers/outcome.ts';
 import { answerButton, contextFor } from '../../../chat/connections/answer-in-place.ts';
@@ -146,7 +145,7 @@ export function register(app: App, deps: BotDeps): void {
       let pdf: FetchedPdf | undefined;
       try {
         // A PDF is an accounting answer: the workspace's key for this channel, where accounting may appear.
-        const resolved = await contextFor(deps, placeOf(body, client, deps), parseCommand('balance'));
+        const resolved = await contextFor(deps, placeOf(body, client, deps), 'accounting');
         if ('refusal' in resolved) {
           counted('pdf', started, 'refused');
           await ephemeral(respond, deps, errorView(resolved.refusal));

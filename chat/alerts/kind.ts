@@ -13,6 +13,7 @@ import type {
   CartCount,
   Customer,
   DailyDeliveryRow,
+  Department,
   InventorySignal,
   Invoice,
   PurchaseOrder,
@@ -40,6 +41,11 @@ export interface AlertReads {
   cartCounts(day: string): Promise<CartCount[]>;
   /** The units of every customer (a department stands for the units that serve it). */
   units(): Promise<Unit[]>;
+  /**
+   * One customer's departments with their cost centers (a unit serves the department of its cost center; the
+   * customers' listing names departments without them). Read when an alert naming a department is set.
+   */
+  departments(customerId: string): Promise<Department[]>;
   /** Open and acknowledged signals (the API's default listing). */
   signals(): Promise<InventorySignal[]>;
   /** One customer's quality tickets opened in the last year (a ticket does not say whose it is). */
@@ -115,7 +121,7 @@ export interface AlertKind<Name extends string = string, Options = unknown, Deta
   resolve?(
     parsed: ParsedAlert<Options>,
     customer: Customer | undefined,
-    reads: Pick<AlertReads, 'customers' | 'units'>,
+    reads: Pick<AlertReads, 'customers' | 'units' | 'departments'>,
   ): Promise<Options | { problem: string }>;
   /** What it watches, in a few words (`carts closing at least 5 pieces short at Mercy General Hospital ICU`). */
   describe(scope: AlertScope<Options>, customerNames: ReadonlyMap<string, string>): string;

@@ -17,7 +17,7 @@ const isKnownKind = (s: string) => (SIGNAL_KINDS as readonly string[]).includes(
  * The kind list is open: a snake_case word with an underscore is taken as a kind too (`par_drift`), and
  * `shortfall` stands for the shortfall kinds.
  */
-const looksLikeKind = (s: string) => isKnownKind(s) || isShortfallWord(s) || /^[a-z]+(?:_[a-z]+)+$/.test(s);
+export const looksLikeKind = (s: string) => isKnownKind(s) || isShortfallWord(s) || /^[a-z]+(?:_[a-z]+)+$/.test(s);
 
 export const signalsCommand = defineCommand({
   name: 'signals',

@@ -13,10 +13,10 @@
  */
 
 import type { Clock } from './clock.ts';
-import type { Digest } from './content.ts';
 import type { ChannelPacer } from './delivery/channel-pacer.ts';
 import { DeliveryError, type DigestDelivery } from './delivery/delivery.ts';
 import { type RetryOptions, sleep, withRetry } from './delivery/retry.ts';
+import type { Digest } from './digest.ts';
 import { RunFailures } from './run-failures.ts';
 import { runsBetween } from './schedule.ts';
 import type { DigestRun, DigestStore, MaterializePlan, Platform, Subscription } from './storage/types.ts';

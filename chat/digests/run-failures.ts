@@ -4,7 +4,9 @@
  *   configured) ends the run and stops the subscription, whose creator is told once;
  * - any other failure gives the run back to be tried again later, after a rate limit's wait if it was one;
  * - a post that may have gone out, where the channel cannot be searched for it, ends the run: not posted again;
- * - a workspace the app is no longer installed in stops the subscription quietly.
+ * - a workspace the app is no longer installed in stops the subscription quietly;
+ * - a subscription of a kind this service does not know ends the run, and only the run: a replica of an older
+ *   version meeting a newer kind during a rolling deploy must not stop it for the replicas that know it.
  */
 
 import { requestIdOf } from '../../base/logging/log-fields.ts';
@@ -13,6 +15,7 @@ import type { Clock } from './clock.ts';
 import { DeliveryError, type DigestDelivery, linenFailureReason } from './delivery/delivery.ts';
 import { type RetryOptions, withRetry } from './delivery/retry.ts';
 import type { DigestObserver, Logger, RunOutcome } from './engine.ts';
+import { UnknownDigestKindError } from './kinds/registry.ts';
 import type { DigestRun, DigestStore, Subscription } from './storage/types.ts';
 
 /** The Linen API's request id of a failure, as a field of the digest's log line. */
@@ -72,6 +75,15 @@ export class RunFailures {
 
   async failed(run: DigestRun, sub: Subscription, err: unknown, delivery: DigestDelivery | null): Promise<RunOutcome> {
     const now = this.d.clock.now();
+    if (err instanceof UnknownDigestKindError) {
+      await this.d.store.endRun(run.id, this.d.workerId, now, 'failed', err.message);
+      this.d.logger.warn('a digest of a kind this service does not know was not built', {
+        run: run.id,
+        subscription: sub.id,
+        kind: sub.kind,
+      });
+      return 'failed';
+    }
     const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
     // The key reference no longer matches a configured key (rotated away): no retry can fix that.
     const keyGone = err instanceof ConfigurationError;

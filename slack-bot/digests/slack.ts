@@ -4,7 +4,6 @@
  * Slack's error codes classified, and the creator told in a direct message when a subscription stops.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Digest } from '../../chat/digests/content.ts';
 import {
   type DeliveryFailure,
   type DeliveryFor,
@@ -12,6 +11,7 @@ import {
   linenFailureReason,
   type PostedRun,
 } from '../../chat/digests/delivery/delivery.ts';
+import type { Digest } from '../../chat/digests/digest.ts';
 import type { Subscription } from '../../chat/digests/storage/types.ts';
 import { toSlackMessage } from '../blocks/render.ts';
 

@@ -7,8 +7,8 @@
  */
 
 import { MessageActivityInput } from '@microsoft/teams.api';
-import type { Digest } from '../../chat/digests/content.ts';
 import { type DeliveryFor, type DigestDelivery, linenFailureReason } from '../../chat/digests/delivery/delivery.ts';
+import type { Digest } from '../../chat/digests/digest.ts';
 import type { Subscription } from '../../chat/digests/storage/types.ts';
 import { type Connector, cardMessage } from '../connector.ts';
 import { classifyTeamsError } from '../connector-errors.ts';

@@ -3,7 +3,7 @@
  * posted (where the platform can tell), tell a subscription's creator it stopped, and say what a failure means.
  * Slack's is `slack-bot/digests/slack.ts`, Teams' `teams-bot/digests/teams-delivery.ts`.
  */
-import type { Digest } from '../content.ts';
+import type { Digest } from '../digest.ts';
 import type { Subscription } from '../storage/types.ts';
 
 export type DeliveryFailure =

@@ -100,7 +100,7 @@ function describe(kinds: DigestKinds, s: Subscription, customerNames?: Map<strin
   const who = s.customerIds.length
     ? s.customerIds.map((id) => line(customerNames?.get(id) ?? id)).join(', ')
     : 'all customers';
-  const { kind, settings } = kinds.get(s.kind)?.describe(s) ?? { kind: `${s.kind} digest `, settings: '' };
+  const { kind, settings } = kinds.get(s.kind)?.describe(s) ?? { kind: `${s.kind} digest`, settings: '' };
   const status: Rich =
     s.status === 'active'
       ? []
@@ -108,7 +108,7 @@ function describe(kinds: DigestKinds, s: Subscription, customerNames?: Map<strin
         ? [' · ', b('paused')]
         : [' · ', b('failing'), `: ${s.failureReason ?? ''}`];
   const gone: Rich = keyGone ? [' · ', b(KEY_GONE)] : [];
-  return r`${code(s.id)} ${channelOfSub(s)} ${kind}${describeSchedule(s)}, ${who}${settings}${status}${gone}`;
+  return r`${code(s.id)} ${channelOfSub(s)} ${kind ? `${kind} ` : ''}${describeSchedule(s)}, ${who}${settings}${status}${gone}`;
 }
 
 function nextThree(s: Subscription, now: Date): string {

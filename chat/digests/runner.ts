@@ -50,7 +50,7 @@ export interface TickResult {
   materialized: number;
   skippedAtMaterialize: number;
   claimed: number;
-  /** Signal list walks made this tick: one per API key with due shortfall digests not fetched by an earlier tick. */
+  /** Signal list walks made this tick: one per API key whose due digests read signals, unless an earlier tick did. */
   signalFetches: number;
   outcomes: Partial<Record<RunOutcome, number>>;
 }

@@ -30,7 +30,7 @@ export const pastDueDigest = defineDigestKind({
     notFor: (words, kind) =>
       `A minimum (${words.join(', ')}) is for past-due digests; leave it out of a ${kind} digest.`,
   },
-  describe: (s) => ({ kind: 'past-due digest ', settings: `, ${minOf(s.options)} or more past due` }),
+  describe: (s) => ({ kind: 'past-due digest', settings: `, ${minOf(s.options)} or more past due` }),
   reads: ['openInvoices'],
   build: ({ subscription, today, title: day, read }) => {
     const late = ageInvoices(

@@ -55,7 +55,7 @@ export const budgetsDigest = defineDigestKind({
   describe: (s) => {
     const t = budgetThresholds(s.options);
     return {
-      kind: `budgets digest (under ${Math.round(t.share * 100)}% left or expiring within ${t.days} days) `,
+      kind: `budgets digest (under ${Math.round(t.share * 100)}% left or expiring within ${t.days} days)`,
       settings: postsWhenUnchanged(s),
     };
   },

@@ -21,5 +21,5 @@ export const DIGEST_KINDS: DigestKinds = createDigestKinds(KINDS);
 /** The `digest` command's help (usage, description, examples), for the command's module and the help views. */
 export const DIGEST_COMMAND_HELP = digestHelp(DIGEST_KINDS);
 
-export { type DigestInput, defineDigestKind } from './kind.ts';
+export { defineDigestKind } from './kind.ts';
 export { createDigestKinds, type DigestKinds, UnknownDigestKindError } from './registry.ts';

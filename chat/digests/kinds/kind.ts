@@ -75,8 +75,8 @@ export interface DigestKindModule<Name extends string, Reads extends ListingName
   options?: KindOptions;
   /**
    * How `digest list` and `subscribe` describe a subscription: `kind` before its schedule (`budgets digest (under
-   * 20% left or expiring within 30 days)`, with a trailing space; empty for a kind whose lines name none) and
-   * `settings` after its customers (`, high severity and above, all-clear posts`).
+   * 20% left or expiring within 30 days)`; empty for a kind whose lines name none) and `settings` after its
+   * customers (`, high severity and above, all-clear posts`).
    */
   describe(sub: Subscription): { kind: string; settings: string };
   /** The listings its builder reads: the runner fetches only these, once per key per tick. */

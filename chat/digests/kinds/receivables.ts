@@ -31,7 +31,7 @@ export const receivablesDigest = defineDigestKind({
   },
   // For a finance channel once a week, on Monday.
   defaultCadence: 'mon',
-  describe: (s) => ({ kind: 'receivables digest ', settings: postsWhenUnchanged(s) }),
+  describe: (s) => ({ kind: 'receivables digest', settings: postsWhenUnchanged(s) }),
   reads: ['openInvoices'],
   build: (input: DigestInput<'openInvoices', InvoiceSnapshot>) =>
     buildReceivablesDigest({

@@ -34,11 +34,11 @@ export const shortfallDigest = defineDigestKind({
     },
     notFor: (words, kind) => `A severity (${words.at(-1)}) is for shortfall digests; leave it out of a ${kind} digest.`,
   },
-  describe: (s) => ({
+  describe: (s) => {
+    const severity = s.minSeverity === 'low' ? ', every severity' : `, ${s.minSeverity} severity and above`;
     // The first kind: its lines name no kind.
-    kind: '',
-    settings: `${s.minSeverity === 'low' ? ', every severity' : `, ${s.minSeverity} severity and above`}${s.allClear ? ', all-clear posts' : ''}`,
-  }),
+    return { kind: '', settings: `${severity}${s.allClear ? ', all-clear posts' : ''}` };
+  },
   reads: ['signals', 'deliveriesYesterday'],
   build: (input: DigestInput<'signals' | 'deliveriesYesterday', SignalSnapshot>) =>
     buildShortfallDigest({

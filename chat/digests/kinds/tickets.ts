@@ -18,7 +18,7 @@ export const ticketsDigest = defineDigestKind({
   access: 'operations',
   help: { description: 'ticket status changes', examples: ['digest preview tickets'] },
   defaultCadence: 'daily',
-  describe: (s) => ({ kind: 'tickets digest ', settings: postsWhenUnchanged(s) }),
+  describe: (s) => ({ kind: 'tickets digest', settings: postsWhenUnchanged(s) }),
   reads: ['customerTickets'],
   build: (input: DigestInput<'customerTickets', TicketSnapshot>) =>
     buildTicketChangesDigest({

@@ -11,7 +11,7 @@ const complete = {
   access: 'operations',
   help: { description: 'a complete kind' },
   defaultCadence: 'daily',
-  describe: () => ({ kind: 'complete digest ', settings: '' }),
+  describe: () => ({ kind: 'complete digest', settings: '' }),
   reads: ['signals'],
   build: ({ read }) => ({
     summary: [`${read.signals.length} signals`],

@@ -3,6 +3,7 @@
  * `digest` are the digest answers' to read (digests/digest-answers.ts, digests/subscribe-args.ts), as typed.
  */
 import { runDigestCommand } from '../digests/index.ts';
+import { DIGEST_COMMAND_HELP } from '../digests/kinds/index.ts';
 import { errorView } from '../views/common.ts';
 import { defineCommand, info, nowOf } from './command.ts';
 
@@ -16,17 +17,9 @@ export const digestCommand = defineCommand({
   aliases: ['digests'],
   // Which digests may be posted where is checked per kind (DigestDeps.refuseKind); managing them, per platform.
   access: 'operations',
+  // The usage, description and examples follow from the digest kinds (digests/kinds/help.ts).
   help: {
-    usage:
-      'digest subscribe [shortfall|receivables|tickets|budgets] [#channel] [daily|weekly|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high] [NN%] [NNd] [all-clear] | list | unsubscribe <id> | pause <id> | resume <id> | preview [id | kind]',
-    description:
-      'Scheduled digests in a channel: shortfalls (daily at 07:00 by default), receivables (weekly: new overdue invoices and older aging), ticket status changes, budgets (purchase orders under NN% left or expiring within NN days).',
-    examples: [
-      'digest subscribe',
-      'digest subscribe receivables #finance weekly',
-      'digest subscribe budgets 25% 45d',
-      'digest preview tickets',
-    ],
+    ...DIGEST_COMMAND_HELP,
     menu: {
       summary: 'Scheduled digests in this channel: digest subscribe | list | unsubscribe <id>',
       in: ['channel'],

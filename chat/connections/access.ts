@@ -7,14 +7,16 @@
  */
 import type { AccessClass } from '../access-class.ts';
 import { commandWords, line, type Rich, r } from '../content/rich.ts';
-import type { DigestKind } from '../digests/storage/types.ts';
+import { DIGEST_KINDS, type DigestKinds } from '../digests/kinds/index.ts';
 import type { Surface } from '../surface.ts';
 import type { AccountingPolicy, Place } from './place-linen.ts';
 
-const ACCOUNTING_DIGESTS = new Set<DigestKind>(['receivables', 'budgets']);
-
-export function isAccountingDigest(kind: DigestKind): boolean {
-  return ACCOUNTING_DIGESTS.has(kind);
+/**
+ * Whether a digest kind is an accounting one: as its module declares (`access`). A kind the registry does not know
+ * counts as one, so that no digest appears where accounting answers may not.
+ */
+export function isAccountingDigest(kind: string, kinds: DigestKinds = DIGEST_KINDS): boolean {
+  return (kinds.get(kind)?.access ?? 'accounting') === 'accounting';
 }
 
 /** Null when accounting answers may appear in the place; otherwise the one sentence saying why not. */

@@ -8,7 +8,8 @@ import { type Content, note, type Part, text } from '../content/document.ts';
 import { CONTENT_LIMITS, measure, truncateRich } from '../content/limits.ts';
 import { b, channel, code, command, i, joinRich, line, type Rich, r } from '../content/rich.ts';
 import type { Clock } from './clock.ts';
-import { DEFAULT_CADENCE, describeKind, digestKind } from './kinds.ts';
+import { subscribeSyntax } from './kinds/help.ts';
+import { DIGEST_KINDS, type DigestKinds } from './kinds/index.ts';
 import { digestFor, keySnapshot } from './runner.ts';
 import { describeSchedule, formatInstant, nextRuns } from './schedule.ts';
 import type { DigestKind, DigestStore, Platform, Subscription } from './storage/types.ts';
@@ -47,6 +48,8 @@ export interface DigestCommandContext {
   adminUserIds?: readonly string[];
   /** Null when a digest of this kind may appear in the channel; otherwise the sentence refusing it (access rules). */
   refuseKind?: (kind: DigestKind, channelId: string) => Rich | null;
+  /** The digest kinds there are (default: the service's). */
+  kinds?: DigestKinds;
   /**
    * The key bound to the digest's channel when keys are bound per channel (installed workspaces), or the sentence
    * saying none is; absent: every channel reads with `linen`.
@@ -62,7 +65,8 @@ export interface ChannelKey {
 
 const isChannelKey = (x: ChannelKey | Rich): x is ChannelKey => !Array.isArray(x);
 
-const USAGE: Rich = r`${command('digest subscribe [shortfall|receivables|tickets|budgets] [#channel] [daily|weekly|weekdays|mon,wed,fri] [HH:MM] [customer, ...] [low|medium|high] [NN%] [NNd] [all-clear]')}\n${command('digest list')} · ${code('unsubscribe <id>')} · ${code('pause <id>')} · ${code('resume <id>')} · ${code('preview [id | kind]')}`;
+const usage = (kinds: DigestKinds): Rich =>
+  r`${command(subscribeSyntax(kinds))}\n${command('digest list')} · ${code('unsubscribe <id>')} · ${code('pause <id>')} · ${code('resume <id>')} · ${code('preview [id | kind]')}`;
 
 const reply = (...pieces: Rich[]): Content => {
   const t = joinRich(pieces, '');
@@ -91,17 +95,12 @@ function admins(ctx: DigestCommandContext): string[] {
 
 const channelOfSub = (s: Subscription) => channel(s.channelId, s.channelName);
 
-function describe(s: Subscription, customerNames?: Map<string, string>, keyGone = false): Rich {
+/** A subscription as its kind describes it; one of a kind this service does not know is named by its stored kind. */
+function describe(kinds: DigestKinds, s: Subscription, customerNames?: Map<string, string>, keyGone = false): Rich {
   const who = s.customerIds.length
     ? s.customerIds.map((id) => line(customerNames?.get(id) ?? id)).join(', ')
     : 'all customers';
-  const sev =
-    s.kind !== 'shortfall'
-      ? ''
-      : s.minSeverity === 'low'
-        ? ', every severity'
-        : `, ${s.minSeverity} severity and above`;
-  const always = s.allClear ? (s.kind === 'shortfall' ? ', all-clear posts' : ', posts when nothing changed') : '';
+  const { kind, settings } = kinds.get(s.kind)?.describe(s) ?? { kind: `${s.kind} digest`, settings: '' };
   const status: Rich =
     s.status === 'active'
       ? []
@@ -109,9 +108,7 @@ function describe(s: Subscription, customerNames?: Map<string, string>, keyGone 
         ? [' · ', b('paused')]
         : [' · ', b('failing'), `: ${s.failureReason ?? ''}`];
   const gone: Rich = keyGone ? [' · ', b(KEY_GONE)] : [];
-  // Shortfall digests were the first kind: their lines name no kind.
-  const kind = s.kind === 'shortfall' ? '' : `${describeKind(s.kind, s.options)} `;
-  return r`${code(s.id)} ${channelOfSub(s)} ${kind}${describeSchedule(s)}, ${who}${sev}${always}${status}${gone}`;
+  return r`${code(s.id)} ${channelOfSub(s)} ${kind ? `${kind} ` : ''}${describeSchedule(s)}, ${who}${settings}${status}${gone}`;
 }
 
 function nextThree(s: Subscription, now: Date): string {
@@ -132,6 +129,7 @@ async function findOwned(ctx: DigestCommandContext, id: string | undefined): Pro
 const isSubscription = (x: Subscription | Rich): x is Subscription => !Array.isArray(x);
 
 export async function runDigestCommand(args: string | readonly string[], ctx: DigestCommandContext): Promise<Content> {
+  const kinds = ctx.kinds ?? DIGEST_KINDS;
   const tokens = tokenize(args);
   const sub = (tokens[0]?.text ?? 'help').toLowerCase();
   const rest = tokens.slice(1);
@@ -144,7 +142,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
   try {
     switch (sub) {
       case 'subscribe': {
-        const a = parseSubscribeArgs(rest, { time: '07:00' });
+        const a = parseSubscribeArgs(rest, { time: '07:00' }, kinds);
         const channel = await channelIdOf(ctx, a.channel);
         if ('problem' in channel) return reply(channel.problem);
         const channelId = channel.id;
@@ -190,12 +188,12 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
           now,
           first,
         );
-        return reply(['Subscribed: '], describe(created, names), [`.\nNext runs: ${nextThree(created, now)}.`]);
+        return reply(['Subscribed: '], describe(kinds, created, names), [`.\nNext runs: ${nextThree(created, now)}.`]);
       }
       case 'list': {
         const subs = await ctx.store.listSubscriptions({ platform: ctx.platform, teamId: ctx.teamId ?? undefined });
-        if (!subs.length) return reply(['No digest subscriptions yet. '], USAGE);
-        const lines = subs.map((s): Rich => ['• ', ...describe(s, undefined, !keyKnown(ctx, s))]);
+        if (!subs.length) return reply(['No digest subscriptions yet. '], usage(kinds));
+        const lines = subs.map((s): Rich => ['• ', ...describe(kinds, s, undefined, !keyKnown(ctx, s))]);
         // One paragraph per chunk of lines, up to the part limit, then a count of what is left out.
         const max = CONTENT_LIMITS.text - 100;
         const parts: Part[] = [];
@@ -231,11 +229,11 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         const problem = await ctx.channels.canPost(found.channelId);
         if (problem) return reply(problem);
         const s = await ctx.store.setStatus(found.id, 'active', now, nextRuns(found, now, 1)[0] ?? null);
-        return reply(['Resumed '], describe(s!), [`.\nNext runs: ${nextThree(s!, now)}.`]);
+        return reply(['Resumed '], describe(kinds, s!), [`.\nNext runs: ${nextThree(s!, now)}.`]);
       }
       case 'preview': {
         // `preview <id>` previews that subscription; `preview` or `preview <kind>` this channel's default one.
-        const kind = rest[0] ? digestKind(rest[0].text) : 'shortfall';
+        const kind = rest[0] ? kinds.byWord(rest[0].text) : kinds.default;
         let target: Subscription;
         if (!kind) {
           const found = await findOwned(ctx, rest[0]!.text);
@@ -249,11 +247,11 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
             teamId: null,
             channelName: null,
             serviceUrl: null,
-            kind,
+            kind: kind.name,
             options: {},
             keyRef: ctx.keyRef,
             channelId: ctx.channelId,
-            cadence: DEFAULT_CADENCE[kind],
+            cadence: kind.defaultCadence,
             time: '07:00',
             timeZone: ctx.timeZone,
             customerIds: [],
@@ -268,7 +266,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         }
         const refused = ctx.refuseKind?.(target.kind, ctx.channelId);
         if (refused) return reply(refused);
-        const d = await digestFor(ctx.store, { ...target, allClear: true }, now, keySnapshot(ctx.linen));
+        const d = await digestFor(ctx.store, { ...target, allClear: true }, now, keySnapshot(ctx.linen), { kinds });
         const quiet = d.unchanged && !target.allClear;
         const said = note([
           i(`Preview, only you can see it${quiet ? '; the scheduled digest would stay quiet' : ''}.`),
@@ -276,7 +274,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         return { summary: d.summary, parts: [...d.parts.slice(0, CONTENT_LIMITS.parts - 1), said] };
       }
       default:
-        return reply(['Digest commands:\n'], USAGE);
+        return reply(['Digest commands:\n'], usage(kinds));
     }
   } catch (e) {
     if (e instanceof ArgsError) return reply([e.message]);

@@ -13,11 +13,11 @@
  */
 
 import type { Clock } from './clock.ts';
-import type { Digest } from './content.ts';
 import type { ChannelPacer } from './delivery/channel-pacer.ts';
 import type { DigestDelivery } from './delivery/delivery.ts';
 import type { RetryOptions } from './delivery/retry.ts';
 import { type Logger, RunExecutor, type RunObserver, type RunOutcome, silentLogger } from './delivery/run-executor.ts';
+import type { Digest } from './digest.ts';
 import { runsBetween } from './schedule.ts';
 import type { DigestRun, DigestStore, MaterializePlan, Subscription } from './storage/types.ts';
 

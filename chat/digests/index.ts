@@ -13,6 +13,7 @@ import { type Clock, systemClock, systemTimers, type Timers } from './clock.ts';
 import { ChannelPacer } from './delivery/channel-pacer.ts';
 import type { DeliveryFor } from './delivery/delivery.ts';
 import { consoleLogger, DigestEngine, type EngineOptions, type Logger } from './engine.ts';
+import type { DigestKinds } from './kinds/index.ts';
 import { type ClaimedTick, claimDigestTick, DEFAULT_CLAIM_LIMIT, type KeySnapshot, type TickResult } from './runner.ts';
 import { RunsInFlight } from './runs-in-flight.ts';
 import type { DigestStore } from './storage/types.ts';
@@ -56,6 +57,8 @@ export interface DigestWorkerOptions {
   observer?: EngineOptions['observer'];
   retry?: EngineOptions['retry'];
   onTick?: (r: TickResult) => void;
+  /** The digest kinds runs are built by (default: the service's). */
+  kinds?: DigestKinds;
 }
 
 export interface DigestWorker {
@@ -111,6 +114,7 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
           claimLimit,
           keySnapshots,
           inFlight,
+          kinds: options.kinds,
         }),
       )
       .then((claimed) => {

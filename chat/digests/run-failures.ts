@@ -5,7 +5,9 @@
  *   configured) ends the run and stops the subscription, whose creator is told once;
  * - any other failure gives the run back to be tried again later, after a rate limit's wait if it was one;
  * - a post that may have gone out, where the channel cannot be searched for it, ends the run: not posted again;
- * - a workspace the app is no longer installed in stops the subscription quietly.
+ * - a workspace the app is no longer installed in stops the subscription quietly;
+ * - a subscription of a kind this service does not know ends the run, and only the run: a replica of an older
+ *   version meeting a newer kind during a rolling deploy must not stop it for the replicas that know it.
  */
 
 import { requestIdOf } from '../../base/logging/log-fields.ts';
@@ -13,7 +15,15 @@ import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '
 import type { Clock } from './clock.ts';
 import { DeliveryError, type DigestDelivery, linenFailureReason } from './delivery/delivery.ts';
 import { type RetryOptions, withRetry } from './delivery/retry.ts';
-import type { ExecutableRun, Logger, RunObserver, RunOutcome, RunOwner, RunStore } from './delivery/run-executor.ts';
+import {
+  type ExecutableRun,
+  type Logger,
+  type RunObserver,
+  type RunOutcome,
+  type RunOwner,
+  type RunStore,
+  UnbuildableRunError,
+} from './delivery/run-executor.ts';
 
 /** The Linen API's request id of a failure, as a field of the digest's log line. */
 const requestField = (err: unknown) => {
@@ -72,6 +82,17 @@ export class RunFailures {
 
   async failed(run: ExecutableRun, sub: RunOwner, err: unknown, delivery: DigestDelivery | null): Promise<RunOutcome> {
     const now = this.d.clock.now();
+    // A run that can never be built (a kind this service does not know): the run ends failed, its owner goes on,
+    // so that an older replica during a rolling deploy cannot stop it for everyone.
+    if (err instanceof UnbuildableRunError) {
+      await this.d.store.endRun(run.id, this.d.workerId, now, 'failed', err.message);
+      this.d.logger.warn('a run this service cannot build was not posted', {
+        run: run.id,
+        owner: sub.id,
+        kind: sub.kind,
+      });
+      return 'failed';
+    }
     const linenAuth = err instanceof AuthenticationError || err instanceof PermissionDeniedError;
     // The key reference no longer matches a configured key (rotated away): no retry can fix that.
     const keyGone = err instanceof ConfigurationError;

@@ -1,7 +1,7 @@
 /**
  * One tick of the digest worker: materialize due runs, claim some, fetch each API key's data once (what the due
- * digests need of it) and share it across that key's subscriptions, build every digest and deliver it through
- * the per-channel pacer (channels in parallel).
+ * digests need of it) and share it across that key's subscriptions, build every digest by its kind (the registry's:
+ * `kinds/`) and deliver it through the per-channel pacer (channels in parallel).
  */
 import {
   addDays,
@@ -13,16 +13,14 @@ import {
   type PurchaseOrder,
   type QualityTicket,
 } from '../../shared/index.ts';
-import { type BudgetSnapshot, buildBudgetsDigest } from './budgets.ts';
-import { buildDigest, type Digest } from './content.ts';
 import type { ChannelPacer } from './delivery/channel-pacer.ts';
 import type { DeliveryFor, DigestDelivery } from './delivery/delivery.ts';
+import type { Digest } from './digest.ts';
 import type { DigestEngine, RunOutcome } from './engine.ts';
-import { customerScope } from './kinds.ts';
-import { buildReceivablesDigest, type InvoiceSnapshot } from './receivables.ts';
+import { DIGEST_KINDS, type DigestKinds, UnknownDigestKindError } from './kinds/index.ts';
+import { readListings } from './kinds/listings.ts';
 import type { RunsInFlight } from './runs-in-flight.ts';
-import type { DigestRun, DigestStore, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
-import { buildTicketChangesDigest, type TicketSnapshot } from './ticket-changes.ts';
+import type { DigestRun, DigestStore, ShownRecord, Subscription } from './storage/types.ts';
 import { dayInZoneOf, titleOf } from './time.ts';
 
 export interface TickDeps {
@@ -42,6 +40,8 @@ export interface TickDeps {
    * all of them, not once a tick. Default: a map for this tick alone.
    */
   keySnapshots?: Map<string, KeySnapshot>;
+  /** The digest kinds runs are built by (default: the service's). */
+  kinds?: DigestKinds;
 }
 
 export const DEFAULT_CLAIM_LIMIT = 500;
@@ -50,7 +50,7 @@ export interface TickResult {
   materialized: number;
   skippedAtMaterialize: number;
   claimed: number;
-  /** Signal list walks made this tick: one per API key with due shortfall digests not fetched by an earlier tick. */
+  /** Signal list walks made this tick: one per API key whose due digests read signals, unless an earlier tick did. */
   signalFetches: number;
   outcomes: Partial<Record<RunOutcome, number>>;
 }
@@ -108,69 +108,43 @@ export function keySnapshot(
   };
 }
 
-/** Builds a subscription's digest for an instant from a key snapshot and what its previous digest showed. */
+/**
+ * Builds a subscription's digest for an instant by its kind, from a key snapshot (the listings the kind reads) and
+ * what its previous digest showed (`previous`: already being read for a batch; default read here). A kind the
+ * registry does not know is an UnknownDigestKindError: its run ends failed, and no other kind is built instead.
+ */
 export async function digestFor(
   store: Pick<DigestStore, 'previousDigest'>,
   sub: Subscription,
   at: Date,
   snap: KeySnapshot,
-  previous?: Promise<{ run?: DigestRun; shown: ShownRecord[] } | null>,
+  options: {
+    previous?: Promise<{ run?: DigestRun; shown: ShownRecord[] } | null> | undefined;
+    kinds?: DigestKinds | undefined;
+  } = {},
 ): Promise<Digest> {
+  const kinds = options.kinds ?? DIGEST_KINDS;
+  const kind = kinds.get(sub.kind);
+  if (!kind) throw new UnknownDigestKindError(sub.kind, kinds.names);
   const today = dayInZoneOf(at, sub.timeZone);
   const yesterday = addDays(today, -1);
-  const title = titleOf(at, sub.timeZone);
-  // The kind's own listings start with the customers', not after them.
-  const invoices = sub.kind === 'receivables' ? snap.openInvoices() : null;
-  const pos = sub.kind === 'budgets' ? snap.activePurchaseOrders() : null;
-  const signals = sub.kind === 'shortfall' ? snap.signals() : null;
-  const deliveries = sub.kind === 'shortfall' ? snap.deliveriesOn(yesterday) : null;
-  const [customers, prev] = await Promise.all([snap.customers(), previous ?? store.previousDigest(sub.id, at)]);
-  // A subscription's runs all hold its own kind's snapshots.
-  const shown = <S>() => (prev ? (prev.shown as ShownSignal<S>[]) : null);
-  switch (sub.kind) {
-    case 'receivables':
-      return buildReceivablesDigest({
-        subscription: sub,
-        invoices: await invoices!,
-        customers,
-        asOf: today,
-        previous: shown<InvoiceSnapshot>(),
-        title,
-      });
-    case 'budgets':
-      return buildBudgetsDigest({
-        subscription: sub,
-        purchaseOrders: await pos!,
-        customers,
-        asOf: today,
-        previous: shown<BudgetSnapshot>(),
-        title,
-      });
-    case 'tickets': {
-      // A ticket does not say whose it is: one listing per customer of the subscription.
-      const inScope = customerScope(sub, customers);
-      const mine = customers.filter((c) => inScope(c.id));
-      const lists = await Promise.all(mine.map((c) => snap.ticketsOf(c.id)));
-      return buildTicketChangesDigest({
-        subscription: sub,
-        tickets: mine.flatMap((c, i) => lists[i]!.map((t) => ({ ...t, customerId: c.id }))),
-        customers,
-        previous: shown<TicketSnapshot>(),
-        previousAt: prev?.run?.scheduledFor ?? null,
-        title,
-      });
-    }
-    default:
-      return buildDigest({
-        subscription: sub,
-        signals: await signals!,
-        customers,
-        deliveries: await deliveries!,
-        yesterday,
-        previous: shown(),
-        title,
-      });
-  }
+  const customers = snap.customers();
+  const [list, read, prev] = await Promise.all([
+    customers,
+    readListings(kind.reads, snap, { subscription: sub, yesterday, customers }),
+    options.previous ?? store.previousDigest(sub.id, at),
+  ]);
+  return kind.build({
+    subscription: sub,
+    customers: list,
+    today,
+    yesterday,
+    title: titleOf(at, sub.timeZone),
+    // A subscription's runs all hold its own kind's records.
+    previous: prev ? prev.shown : null,
+    previousAt: prev?.run?.scheduledFor ?? null,
+    read,
+  });
 }
 
 /**
@@ -251,13 +225,10 @@ async function deliver(deps: TickDeps, runs: DigestRun[], result: TickResult): P
             run,
             sub,
             () =>
-              digestFor(
-                engine.store,
-                sub!,
-                run.scheduledFor,
-                snapshotOf(sub!.keyRef),
-                previous.then((p) => p[i] ?? null),
-              ),
+              digestFor(engine.store, sub!, run.scheduledFor, snapshotOf(sub!.keyRef), {
+                previous: previous.then((p) => p[i] ?? null),
+                kinds: deps.kinds,
+              }),
             () => deliveryOf(sub!),
             deps.pacer,
           );

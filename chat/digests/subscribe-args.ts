@@ -1,15 +1,15 @@
 /**
- * Reading `/linen digest subscribe ...` arguments: the kind, channel, cadence, time, customers, minimum severity
- * and the budget thresholds (`25%` left, expiring within `45d`), in any order. Throws ArgsError with one sentence
- * for bad input.
+ * Reading `/linen digest subscribe ...` arguments: the kind, channel, cadence, time, customers and all-clear, and
+ * each kind's own option words (a shortfall digest's minimum severity, a budgets digest's `25%` left and `45d` to
+ * expiry: `kinds/`), in any order. Throws ArgsError with one sentence for bad input.
  */
-import { DEFAULT_CADENCE, digestKind } from './kinds.ts';
+import { ArgsError } from './args-error.ts';
+import { DIGEST_KINDS, type DigestKinds } from './kinds/index.ts';
+import type { OptionSetting } from './kinds/kind.ts';
 import { dayName, parseCadence, parseTime, ScheduleError } from './schedule.ts';
 import type { DigestKind, DigestOptions, Severity } from './storage/types.ts';
 
-export class ArgsError extends Error {
-  override name = 'ArgsError';
-}
+export { ArgsError };
 
 /** Words, with `"quoted names"` kept whole (quoted ones flagged). */
 export function tokenize(input: string | readonly string[]): { text: string; quoted: boolean }[] {
@@ -34,8 +34,6 @@ export interface SubscribeArgs {
   allClear: boolean;
 }
 
-const SEVERITIES = new Set(['low', 'medium', 'high']);
-
 /** A channel as typed: Slack's link form or an id carry the id; a bare `#name` still has to be looked up. */
 export type ChannelArg = { id: string } | { name: string };
 
@@ -56,19 +54,24 @@ export function channelOf(token: string): ChannelArg | null {
 export function parseSubscribeArgs(
   tokens: readonly { text: string; quoted: boolean }[],
   defaults: { time: string },
+  kinds: DigestKinds = DIGEST_KINDS,
 ): SubscribeArgs {
+  // The kind, when given, comes first: `subscribe receivables #finance weekly`.
+  const named = tokens[0] && !tokens[0].quoted ? kinds.byWord(tokens[0].text) : null;
+  const kind = named ?? kinds.default;
   const out: SubscribeArgs = {
-    kind: 'shortfall',
+    kind: kind.name,
     options: {},
     channel: null,
-    cadence: 'daily',
+    cadence: kind.defaultCadence,
     time: defaults.time,
     customers: [],
     minSeverity: 'low',
     allClear: false,
   };
   let cadence: string | undefined;
-  let severity: string | undefined;
+  // Each kind's option words as typed, whatever kind is subscribed: another kind's are refused after the loop.
+  const optionWords = new Map<string, string[]>();
   const words: string[] = [];
   const flush = () => {
     if (words.length)
@@ -81,44 +84,28 @@ export function parseSubscribeArgs(
       );
     words.length = 0;
   };
-  // The kind, when given, comes first: `subscribe receivables #finance weekly`.
-  const kind = tokens[0] && !tokens[0].quoted ? digestKind(tokens[0].text) : null;
-  if (kind) out.kind = kind;
   try {
-    for (const { text, quoted } of kind ? tokens.slice(1) : tokens) {
+    for (const { text, quoted } of named ? tokens.slice(1) : tokens) {
       if (quoted) {
         flush();
         out.customers.push(text);
         continue;
       }
       const lower = text.toLowerCase();
-      const share = /^(\d{1,3})%$/.exec(lower);
-      const days = /^(\d{1,4})(?:d|days?)$/.exec(lower);
-      if (share) {
-        const n = Number(share[1]);
-        if (n < 1 || n > 100) throw new ArgsError(`${text} is not a share of a budget; give 1% to 100%.`);
-        flush();
-        out.options.budgetShare = n / 100;
-        continue;
-      }
-      if (days) {
-        flush();
-        out.options.expiringDays = Number(days[1]);
-        continue;
-      }
       const ch = channelOf(text);
-      const sev = /^(?:min-?severity=|severity=)?(low|medium|high)\+?$/.exec(lower);
       const parts = lower.split(',').filter(Boolean);
+      const option = ch ? null : kindOption(kinds, text);
       if (ch) {
         flush();
         out.channel = ch;
       } else if (/^\d{1,2}:\d+$/.test(text) || /^\d{1,2}(:\d+)?\s*(am|pm)$/i.test(text)) {
         flush();
         out.time = parseTime(text);
-      } else if (sev && SEVERITIES.has(sev[1]!)) {
+      } else if (option) {
         flush();
-        out.minSeverity = sev[1] as Severity;
-        severity = text;
+        if (option.set.minSeverity) out.minSeverity = option.set.minSeverity;
+        if (option.set.options) out.options = { ...out.options, ...option.set.options };
+        optionWords.set(option.of, [...(optionWords.get(option.of) ?? []), text]);
       } else if (lower === 'all-clear' || lower === 'allclear') {
         flush();
         out.allClear = true;
@@ -138,12 +125,19 @@ export function parseSubscribeArgs(
     throw e;
   }
   flush();
-  out.cadence = cadence ?? DEFAULT_CADENCE[out.kind];
-  if (severity !== undefined && out.kind !== 'shortfall')
-    throw new ArgsError(`A severity (${severity}) is for shortfall digests; leave it out of a ${out.kind} digest.`);
-  if ((out.options.budgetShare !== undefined || out.options.expiringDays !== undefined) && out.kind !== 'budgets')
-    throw new ArgsError(
-      `A share left or a number of days is for budgets digests; leave it out of a ${out.kind} digest.`,
-    );
+  out.cadence = cadence ?? kind.defaultCadence;
+  for (const other of kinds.all) {
+    const given = optionWords.get(other.name);
+    if (given && other !== kind) throw new ArgsError(other.options!.notFor(given, kind.name));
+  }
   return out;
+}
+
+/** The first kind (in the registry's order) whose option words `word` is one of, and what it sets. */
+function kindOption(kinds: DigestKinds, word: string): { of: string; set: OptionSetting } | null {
+  for (const k of kinds.all) {
+    const set = k.options?.read(word);
+    if (set) return { of: k.name, set };
+  }
+  return null;
 }

@@ -18,7 +18,7 @@ import {
 import { moreLine } from '../../content/format.ts';
 import { CONTENT_LIMITS, chunkLines, measure, truncateRich } from '../../content/limits.ts';
 import { line, plainText, type Rich } from '../../content/rich.ts';
-import { customerScope } from '../../digests/kinds.ts';
+import { customerScope } from '../../digests/kinds/customer-scope.ts';
 import type { AlertReads, AlertScope, Occurrence, ParsedAlert, Token } from '../kind.ts';
 
 // ---------------------------------------------------------------------------------------------------------------

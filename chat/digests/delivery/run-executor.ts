@@ -117,6 +117,11 @@ export interface ExecutorOptions {
     | undefined;
 }
 
+/** A run that can never be built by this service (a kind it does not know): it ends failed, its owner untouched. */
+export class UnbuildableRunError extends Error {
+  override name = 'UnbuildableRunError';
+}
+
 /** A wait cut short because the worker is stopping. */
 class StopRequested extends Error {
   override name = 'StopRequested';

@@ -92,4 +92,14 @@ ALTER TABLE digest_subscriptions ADD COLUMN service_url text;
 ALTER TABLE digest_subscriptions ADD COLUMN channel_name text
 `,
   },
+  {
+    version: 42,
+    name: 'digest kinds checked by the store against its registry, not by a CHECK list',
+    // The store refuses a kind its registry does not know (chat/digests/kinds/), so a new kind is one module, not
+    // one more migration. The CHECK of version 20 was declared with its column, so PostgreSQL (and PGlite) named it
+    // <table>_<column>_check; without IF EXISTS, a database where it is named otherwise fails here, not later.
+    sql: `
+ALTER TABLE digest_subscriptions DROP CONSTRAINT digest_subscriptions_kind_check
+`,
+  },
 ];

@@ -11,7 +11,7 @@ export function toSubscription(r: Row): Subscription {
     id: String(r.id),
     platform: (r.platform as Subscription['platform'] | undefined) ?? 'slack',
     teamId: (r.team_id as string | null) ?? null,
-    kind: (r.kind as Subscription['kind'] | undefined) ?? 'shortfall',
+    kind: String(r.kind) as Subscription['kind'],
     options: json<Subscription['options']>(r.options ?? {}),
     keyRef: String(r.key_ref),
     channelId: String(r.channel_id),

@@ -34,20 +34,34 @@ const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 export class SqlDigestStore implements DigestStore {
   readonly #writes: RunWrites;
 
-  constructor(private readonly db: SqlExecutor) {
+  /** `kinds`: the digest kinds' names a subscription may have; the first is the kind of one that names none. */
+  constructor(
+    private readonly db: SqlExecutor,
+    private readonly kinds: readonly string[],
+  ) {
     this.#writes = new RunWrites(db);
   }
 
   async createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription> {
+    // The kinds are the registry's (no CHECK in the table since migration 42): one unknown to it could never run.
+    const kind = s.kind ?? this.kinds[0];
+    if (!kind || !this.kinds.includes(kind))
+      throw new Error(`"${s.kind}" is not a digest kind; the kinds are ${this.kinds.join(', ')}.`);
     // Ids are short enough to type in a command, so among thousands of subscriptions two can be drawn alike:
     // a taken id is skipped and another drawn.
     for (;;) {
-      const [row] = await this.insertSubscription(newId('d', 5), s, now, nextRunAt);
+      const [row] = await this.insertSubscription(newId('d', 5), s, kind, now, nextRunAt);
       if (row) return toSubscription(row);
     }
   }
 
-  private insertSubscription(id: string, s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Row[]> {
+  private insertSubscription(
+    id: string,
+    s: NewSubscription,
+    kind: string,
+    now: Date,
+    nextRunAt: Date | null,
+  ): Promise<Row[]> {
     return this.db.query(
       `INSERT INTO digest_subscriptions (id, team_id, key_ref, channel_id, cadence, time_of_day, time_zone, customer_ids,
          min_severity, all_clear, status, created_by, created_at, updated_at, next_run_at, kind, options,
@@ -69,7 +83,7 @@ export class SqlDigestStore implements DigestStore {
         s.createdBy,
         now,
         nextRunAt,
-        s.kind ?? 'shortfall',
+        kind,
         JSON.stringify(s.options ?? {}),
         s.platform ?? 'slack',
         s.serviceUrl ?? null,

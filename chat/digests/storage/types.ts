@@ -1,17 +1,16 @@
 /** What the digest store keeps: subscriptions, scheduled runs, and what each digest showed. */
+import type { DigestKind } from '../kinds/index.ts';
+
+/** What a digest is about: one of the kinds of `kinds/` (its stored name). */
+export type { DigestKind };
 
 export type Severity = 'low' | 'medium' | 'high';
-/**
- * What a digest is about: shortfall signals (the first kind), receivables (new overdue invoices and older aging),
- * ticket status changes, purchase-order budgets.
- */
-export type DigestKind = 'shortfall' | 'receivables' | 'tickets' | 'budgets';
 
-/** Options of a kind: budgets flag orders under `budgetShare` left or expiring within `expiringDays`. */
-export interface DigestOptions {
-  budgetShare?: number | undefined;
-  expiringDays?: number | undefined;
-}
+/**
+ * A subscription's options, kept as JSON: each kind reads its own (the budgets kind its `budgetShare` and
+ * `expiringDays`), set by its option words (`kinds/kind.ts` `KindOptions`).
+ */
+export type DigestOptions = { [option: string]: string | number | boolean | undefined };
 export type SubscriptionStatus = 'active' | 'paused' | 'failing';
 export type RunStatus = 'pending' | 'claimed' | 'posting' | 'posted' | 'quiet' | 'skipped' | 'failed';
 
@@ -60,7 +59,7 @@ export type NewSubscription = Pick<
   teamId?: string | null | undefined;
   channelName?: string | null | undefined;
   serviceUrl?: string | null | undefined;
-  /** Default `shortfall`. */
+  /** Default: the store's first kind (`shortfall`). */
   kind?: DigestKind | undefined;
   options?: DigestOptions | undefined;
 };
@@ -121,6 +120,7 @@ export interface ClaimOptions {
 
 /** The digest tables of the service's database: subscriptions, runs and what each run showed. */
 export interface DigestStore {
+  /** Rejects a kind the store was not given (the registry's kinds), before writing anything. */
   createSubscription(s: NewSubscription, now: Date, nextRunAt: Date | null): Promise<Subscription>;
   getSubscription(id: string): Promise<Subscription | null>;
   listSubscriptions(filter?: {

@@ -5,9 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keyRefOf } from '../../../base/key-ref.ts';
-import { inScope } from '../../../chat/digests/content.ts';
 import type { DigestCommandContext } from '../../../chat/digests/digest-answers.ts';
 import type { Logger } from '../../../chat/digests/engine.ts';
+import { inScope } from '../../../chat/digests/kinds/shortfall.ts';
 import type { InventorySignal } from '../../../sandbox/model.ts';
 import { drivers } from '../../support/digest-db.ts';
 import {

@@ -4,7 +4,7 @@
  * department counts across its customer only.
  */
 import { describe, expect, it } from 'vitest';
-import { fillRateOf } from '../../../chat/digests/content.ts';
+import { fillRateOf } from '../../../chat/digests/kinds/shortfall.ts';
 import { loadSandboxData } from '../../../sandbox/index.ts';
 import type { DailyDeliveryRow } from '../../../shared/index.ts';
 import { TODAY, TZ } from '../../support/digest-env.ts';

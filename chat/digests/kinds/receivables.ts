@@ -11,16 +11,41 @@ import {
   ageInvoices,
   type Customer,
   type Invoice,
-} from '../../shared/index.ts';
-import { note, type Part, title } from '../content/document.ts';
-import { dayOf, money, plural } from '../content/format.ts';
-import { b, joinRich, line, type Rich, r } from '../content/rich.ts';
-import { type Digest, packSections } from './content.ts';
-import { customerScope } from './kinds.ts';
-import type { ShownSignal, Subscription } from './storage/types.ts';
+} from '../../../shared/index.ts';
+import { note, type Part, title } from '../../content/document.ts';
+import { dayOf, money, plural } from '../../content/format.ts';
+import { b, joinRich, line, type Rich, r } from '../../content/rich.ts';
+import type { Digest } from '../digest.ts';
+import type { ShownSignal, Subscription } from '../storage/types.ts';
+import { customerScope } from './customer-scope.ts';
+import { type DigestInput, defineDigestKind, postsWhenUnchanged } from './kind.ts';
+import { packSections } from './sections.ts';
+
+export const receivablesDigest = defineDigestKind({
+  name: 'receivables',
+  words: ['receivables', 'ar'],
+  access: 'accounting',
+  help: {
+    description: 'receivables (weekly: new overdue invoices and older aging)',
+    examples: ['digest subscribe receivables #finance weekly'],
+  },
+  // For a finance channel once a week, on Monday.
+  defaultCadence: 'mon',
+  describe: (s) => ({ kind: 'receivables digest', settings: postsWhenUnchanged(s) }),
+  reads: ['openInvoices'],
+  build: (input: DigestInput<'openInvoices', InvoiceSnapshot>) =>
+    buildReceivablesDigest({
+      subscription: input.subscription,
+      invoices: input.read.openInvoices,
+      customers: input.customers,
+      asOf: input.today,
+      previous: input.previous,
+      title: input.title,
+    }),
+});
 
 /** An invoice as a receivables digest showed it; its state is its aging bucket. */
-export interface InvoiceSnapshot {
+interface InvoiceSnapshot {
   number: string;
   customerId: string;
   balanceCents: number;
@@ -28,7 +53,7 @@ export interface InvoiceSnapshot {
   daysOverdue: number | null;
 }
 
-export interface ReceivablesInput {
+interface ReceivablesInput {
   subscription: Pick<Subscription, 'customerIds' | 'allClear' | 'timeZone'>;
   /** The key's open invoices (sent and partially paid). */
   invoices: readonly Invoice[];
@@ -42,7 +67,7 @@ export interface ReceivablesInput {
 const RANK: Record<string, number> = { current: 0, d1_30: 1, d31_60: 2, d61_plus: 3 };
 const bucketText = (b: string) => AGING_LABELS[b as AgingBucket] ?? b;
 
-export function buildReceivablesDigest(input: ReceivablesInput): Digest {
+function buildReceivablesDigest(input: ReceivablesInput): Digest {
   const tz = input.subscription.timeZone;
   const inScope = customerScope(input.subscription, input.customers);
   const names = new Map(input.customers.map((c) => [c.id, c.name]));

@@ -2,17 +2,77 @@
  * The budgets digest: active purchase orders with less than the chosen share left, or expiring within the chosen
  * number of days, and what changed since the previous digest (newly flagged, spent since, no longer flagged).
  */
-import { type Customer, computePoStatus, type PoStatus, type PurchaseOrder } from '../../shared/index.ts';
-import { note, type Part, title } from '../content/document.ts';
-import { money, pct, plural } from '../content/format.ts';
-import { b, line, type Rich, r } from '../content/rich.ts';
-import { expiryText } from '../views/po.ts';
-import { type Digest, packSections } from './content.ts';
-import { budgetThresholds, customerScope } from './kinds.ts';
-import type { ShownSignal, Subscription } from './storage/types.ts';
+import { type Customer, computePoStatus, type PoStatus, type PurchaseOrder } from '../../../shared/index.ts';
+import { note, type Part, title } from '../../content/document.ts';
+import { money, pct, plural } from '../../content/format.ts';
+import { b, line, type Rich, r } from '../../content/rich.ts';
+import { expiryText } from '../../views/po.ts';
+import { ArgsError } from '../args-error.ts';
+import type { Digest } from '../digest.ts';
+import type { DigestOptions, ShownSignal, Subscription } from '../storage/types.ts';
+import { customerScope } from './customer-scope.ts';
+import { type DigestInput, defineDigestKind, postsWhenUnchanged } from './kind.ts';
+import { packSections } from './sections.ts';
+
+/** A budget is flagged under this share left, or when it expires within this many days. */
+const DEFAULT_BUDGET_SHARE = 0.2;
+const DEFAULT_EXPIRING_DAYS = 30;
+
+/** The subscription's thresholds (stored as `budgetShare` and `expiringDays` in its options), or the defaults. */
+function budgetThresholds(options: DigestOptions): { share: number; days: number } {
+  const { budgetShare: share, expiringDays: days } = options;
+  return {
+    share: typeof share === 'number' ? share : DEFAULT_BUDGET_SHARE,
+    days: typeof days === 'number' ? days : DEFAULT_EXPIRING_DAYS,
+  };
+}
+
+export const budgetsDigest = defineDigestKind({
+  name: 'budgets',
+  words: ['budgets', 'budget'],
+  access: 'accounting',
+  help: {
+    description: 'budgets (purchase orders under NN% left or expiring within NN days)',
+    options: '[NN%] [NNd]',
+    examples: ['digest subscribe budgets 25% 45d'],
+  },
+  defaultCadence: 'daily',
+  options: {
+    read(word) {
+      const lower = word.toLowerCase();
+      const share = /^(\d{1,3})%$/.exec(lower);
+      if (share) {
+        const n = Number(share[1]);
+        if (n < 1 || n > 100) throw new ArgsError(`${word} is not a share of a budget; give 1% to 100%.`);
+        return { options: { budgetShare: n / 100 } };
+      }
+      const days = /^(\d{1,4})(?:d|days?)$/.exec(lower);
+      return days ? { options: { expiringDays: Number(days[1]) } } : null;
+    },
+    notFor: (_words, kind) =>
+      `A share left or a number of days is for budgets digests; leave it out of a ${kind} digest.`,
+  },
+  describe: (s) => {
+    const t = budgetThresholds(s.options);
+    return {
+      kind: `budgets digest (under ${Math.round(t.share * 100)}% left or expiring within ${t.days} days)`,
+      settings: postsWhenUnchanged(s),
+    };
+  },
+  reads: ['activePurchaseOrders'],
+  build: (input: DigestInput<'activePurchaseOrders', BudgetSnapshot>) =>
+    buildBudgetsDigest({
+      subscription: input.subscription,
+      purchaseOrders: input.read.activePurchaseOrders,
+      customers: input.customers,
+      asOf: input.today,
+      previous: input.previous,
+      title: input.title,
+    }),
+});
 
 /** A purchase order as a budgets digest showed it; its state is why it was flagged (`low`, `expiring`, both). */
-export interface BudgetSnapshot {
+interface BudgetSnapshot {
   number: string;
   customerId: string;
   remainingCents: number;
@@ -20,7 +80,7 @@ export interface BudgetSnapshot {
   currency: string;
 }
 
-export interface BudgetsInput {
+interface BudgetsInput {
   subscription: Pick<Subscription, 'customerIds' | 'allClear' | 'timeZone' | 'options'>;
   /** The key's active purchase orders. */
   purchaseOrders: readonly PurchaseOrder[];
@@ -31,7 +91,7 @@ export interface BudgetsInput {
   title: string;
 }
 
-export function buildBudgetsDigest(input: BudgetsInput): Digest {
+function buildBudgetsDigest(input: BudgetsInput): Digest {
   const { share, days } = budgetThresholds(input.subscription.options);
   const inScope = customerScope(input.subscription, input.customers);
   const names = new Map(input.customers.map((c) => [c.id, c.name]));

@@ -1,8 +1,7 @@
 /**
- * The shortfall digest, built purely from data: the open and acknowledged shortfall signals of a subscription's
- * scope grouped by customer, department and item (most severe first), what changed since its previous digest,
- * and yesterday's fill rate and par met of the items concerned, as a neutral answer within the content limits
- * (each platform renders it). The other kinds (receivables.ts, ticket-changes.ts, budgets.ts) build the same `Digest`.
+ * The shortfall digest, the first kind: the open and acknowledged shortfall signals of a subscription's scope grouped
+ * by customer, department and item (most severe first), what changed since its previous digest, and yesterday's fill
+ * rate and par met of the items concerned, as a neutral answer within the content limits (each platform renders it).
  */
 import {
   type Customer,
@@ -11,11 +10,47 @@ import {
   type InventorySignal,
   SHORTFALL_KINDS,
   type SignalGroup,
-} from '../../shared/index.ts';
-import { type Content, divider, note, type Part, text, title } from '../content/document.ts';
-import { CONTENT_LIMITS, measure, truncateRich } from '../content/limits.ts';
-import { b, type Icon, i, icon, joinRich, line, type Rich, r } from '../content/rich.ts';
-import type { Severity, ShownRecord, ShownSignal, Subscription } from './storage/types.ts';
+} from '../../../shared/index.ts';
+import { divider, type Part, title } from '../../content/document.ts';
+import { CONTENT_LIMITS } from '../../content/limits.ts';
+import { b, type Icon, i, icon, joinRich, line, type Rich, r } from '../../content/rich.ts';
+import type { Digest } from '../digest.ts';
+import type { Severity, ShownSignal, SignalSnapshot, Subscription } from '../storage/types.ts';
+import { type DigestInput, defineDigestKind } from './kind.ts';
+import { context, pack } from './sections.ts';
+
+const SEVERITY_WORD = /^(?:min-?severity=|severity=)?(low|medium|high)\+?$/;
+
+export const shortfallDigest = defineDigestKind({
+  name: 'shortfall',
+  words: ['shortfall', 'shortfalls'],
+  access: 'operations',
+  help: { description: 'shortfalls (daily at 07:00 by default)', options: '[low|medium|high]' },
+  defaultCadence: 'daily',
+  options: {
+    read(word) {
+      const severity = SEVERITY_WORD.exec(word.toLowerCase());
+      return severity ? { minSeverity: severity[1] as Severity } : null;
+    },
+    notFor: (words, kind) => `A severity (${words.at(-1)}) is for shortfall digests; leave it out of a ${kind} digest.`,
+  },
+  describe: (s) => {
+    const severity = s.minSeverity === 'low' ? ', every severity' : `, ${s.minSeverity} severity and above`;
+    // The first kind: its lines name no kind.
+    return { kind: '', settings: `${severity}${s.allClear ? ', all-clear posts' : ''}` };
+  },
+  reads: ['signals', 'deliveriesYesterday'],
+  build: (input: DigestInput<'signals' | 'deliveriesYesterday', SignalSnapshot>) =>
+    buildShortfallDigest({
+      subscription: input.subscription,
+      signals: input.read.signals,
+      customers: input.customers,
+      deliveries: input.read.deliveriesYesterday,
+      yesterday: input.yesterday,
+      previous: input.previous,
+      title: input.title,
+    }),
+});
 
 const LIVE = new Set(['open', 'acknowledged']);
 const RANK: Record<string, number> = { low: 1, medium: 2, high: 3 };
@@ -23,9 +58,8 @@ const ICON: Record<string, Icon> = { high: 'high', medium: 'medium', low: 'low' 
 
 /** Lines listed before the rest is summarised with counts. */
 const MAX_LINES = 40;
-const SECTION_BUDGET = 2900;
 
-export interface DigestInput {
+interface ShortfallInput {
   subscription: Pick<Subscription, 'customerIds' | 'minSeverity' | 'allClear' | 'timeZone'>;
   /** The key's open and acknowledged signals (any kind: the digest keeps its own). */
   signals: readonly InventorySignal[];
@@ -39,17 +73,7 @@ export interface DigestInput {
   title: string;
 }
 
-/** What the engine posts and records, whatever the kind. */
-export interface Digest extends Content {
-  /** Nothing to say and no all-clear wanted: nothing to post. */
-  quiet: boolean;
-  /** Nothing to say (for the shortfall kind: nothing open and nothing changed), whether or not posted. */
-  unchanged: boolean;
-  /** What it showed, for the next digest to compare with. */
-  shown: ShownRecord[];
-}
-
-export interface ShortfallDigest extends Digest {
+interface ShortfallDigest extends Digest {
   shown: ShownSignal[];
   counts: {
     open: number;
@@ -63,7 +87,7 @@ export interface ShortfallDigest extends Digest {
   };
 }
 
-export function inScope(s: InventorySignal, sub: DigestInput['subscription']): boolean {
+export function inScope(s: InventorySignal, sub: ShortfallInput['subscription']): boolean {
   return (
     (SHORTFALL_KINDS as readonly string[]).includes(s.kind) &&
     LIVE.has(s.status) &&
@@ -72,7 +96,7 @@ export function inScope(s: InventorySignal, sub: DigestInput['subscription']): b
   );
 }
 
-export function shownOf(s: InventorySignal): ShownSignal {
+function shownOf(s: InventorySignal): ShownSignal {
   return {
     signalId: s.id,
     state: s.status,
@@ -142,7 +166,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 const fmtDay = (d: string) => `${Number(d.slice(5, 7))}/${Number(d.slice(8, 10))}`;
 
 function fillText(
-  input: DigestInput,
+  input: ShortfallInput,
   customerId: string | null,
   departmentId: string | null,
   itemId: string | null,
@@ -153,7 +177,7 @@ function fillText(
     : 'no delivery with a par yesterday';
 }
 
-function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): Rich {
+function groupLine(g: SignalGroup, input: ShortfallInput, isNew: Set<string>): Rich {
   const where = g.departmentName
     ? `${line(g.itemName ?? 'All items')} at ${line(g.departmentName)}`
     : `${line(g.itemName ?? 'All items')} (whole customer)`;
@@ -166,46 +190,7 @@ function groupLine(g: SignalGroup, input: DigestInput, isNew: Set<string>): Rich
   return r`${severity ? icon(severity) : ''} ${b(where)}: ${joinRich(parts, '; ')} · ${fillText(input, g.customerId, g.departmentId, g.itemId)}`;
 }
 
-const section = (t: Rich): Part => text(truncateRich(t, CONTENT_LIMITS.text));
-const context = (t: Rich): Part => note(truncateRich(t, CONTENT_LIMITS.text));
-
-/** Titled sections of lines, each packed by `pack` (empty ones left out, "…and N more." where lines were cut). */
-export function packSections(sections: readonly (readonly [Rich, readonly Rich[]])[], maxParts = 12): Part[] {
-  const parts: Part[] = [];
-  for (const [heading, lines] of sections) {
-    if (!lines.length) continue;
-    const { parts: packed, left } = pack(heading, lines, maxParts);
-    parts.push(...packed);
-    if (left) parts.push(context([`…and ${left} more.`]));
-  }
-  return parts;
-}
-
-/** Pack lines into paragraphs under the text limit, at most `maxParts`; returns the parts and the lines left out. */
-export function pack(heading: Rich, lines: readonly Rich[], maxParts: number): { parts: Part[]; left: number } {
-  const parts: Part[] = [];
-  let cur: Rich = heading;
-  let size = measure(heading);
-  let used = 0;
-  const headingSize = size;
-  for (const l of lines) {
-    const piece = truncateRich(l, SECTION_BUDGET - headingSize - 2);
-    const pieceSize = measure(piece);
-    if (size + pieceSize + 1 > SECTION_BUDGET) {
-      if (parts.length + 1 >= maxParts) break;
-      parts.push(section(cur));
-      cur = [];
-      size = 0;
-    }
-    cur = cur.length ? [...cur, '\n', ...piece] : piece;
-    size += (size ? 1 : 0) + pieceSize;
-    used++;
-  }
-  if (cur.length && parts.length < maxParts) parts.push(section(cur));
-  return { parts, left: lines.length - used };
-}
-
-export function buildDigest(input: DigestInput): ShortfallDigest {
+function buildShortfallDigest(input: ShortfallInput): ShortfallDigest {
   const current = input.signals.filter((s) => inScope(s, input.subscription));
   const shown = current.map(shownOf);
   const prev = input.previous ? new Map(input.previous.map((p) => [p.signalId, p])) : null;

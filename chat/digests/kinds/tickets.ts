@@ -3,21 +3,42 @@
  * sends no events, so the changes are found by comparing the tickets with the statuses the previous digest
  * stored (every ticket not yet verified, verified being the last status).
  */
-import type { Customer, CustomerTicket } from '../../shared/index.ts';
-import { note, type Part, title } from '../content/document.ts';
-import { humanize, plural } from '../content/format.ts';
-import { b, line, type Rich, r } from '../content/rich.ts';
-import { type Digest, packSections } from './content.ts';
-import type { ShownSignal, Subscription } from './storage/types.ts';
+import type { Customer, CustomerTicket } from '../../../shared/index.ts';
+import { note, type Part, title } from '../../content/document.ts';
+import { humanize, plural } from '../../content/format.ts';
+import { b, line, type Rich, r } from '../../content/rich.ts';
+import type { Digest } from '../digest.ts';
+import type { ShownSignal, Subscription } from '../storage/types.ts';
+import { type DigestInput, defineDigestKind, postsWhenUnchanged } from './kind.ts';
+import { packSections } from './sections.ts';
+
+export const ticketsDigest = defineDigestKind({
+  name: 'tickets',
+  words: ['tickets'],
+  access: 'operations',
+  help: { description: 'ticket status changes', examples: ['digest preview tickets'] },
+  defaultCadence: 'daily',
+  describe: (s) => ({ kind: 'tickets digest', settings: postsWhenUnchanged(s) }),
+  reads: ['customerTickets'],
+  build: (input: DigestInput<'customerTickets', TicketSnapshot>) =>
+    buildTicketChangesDigest({
+      subscription: input.subscription,
+      tickets: input.read.customerTickets,
+      customers: input.customers,
+      previous: input.previous,
+      previousAt: input.previousAt,
+      title: input.title,
+    }),
+});
 
 /** A ticket as a tickets digest showed it; its state is its status. */
-export interface TicketSnapshot {
+interface TicketSnapshot {
   number: string;
   customerId: string;
   subject: string;
 }
 
-export interface TicketChangesInput {
+interface TicketChangesInput {
   subscription: Pick<Subscription, 'allClear'>;
   /** Every ticket of the subscription's customers, each tagged with its customer. */
   tickets: readonly CustomerTicket[];
@@ -31,7 +52,7 @@ export interface TicketChangesInput {
 const OPEN = new Set(['new', 'acknowledged', 'in_progress']);
 const status = (s: string) => humanize(s === 'new' ? 'submitted' : s);
 
-export function buildTicketChangesDigest(input: TicketChangesInput): Digest {
+function buildTicketChangesDigest(input: TicketChangesInput): Digest {
   const names = new Map(input.customers.map((c) => [c.id, c.name]));
   const prev = input.previous ? new Map(input.previous.map((p) => [p.signalId, p])) : null;
   const since = input.previousAt?.toISOString() ?? '';

@@ -66,11 +66,28 @@ export interface BotConfig {
   publicUrl?: string | undefined;
 }
 
+/** How often each key with alerts is checked (ALERTS_POLL_SECONDS): 300 s, at least 10, at most a day. */
+export const DEFAULT_ALERTS_POLL_SECONDS = 300;
+export const MIN_ALERTS_POLL_SECONDS = 10;
+const MAX_ALERTS_POLL_SECONDS = 86_400;
+
+export function loadAlertsPollMs(env: Env): number {
+  const raw = text(env, 'ALERTS_POLL_SECONDS');
+  if (raw === undefined) return DEFAULT_ALERTS_POLL_SECONDS * 1000;
+  if (!/^\d+$/.test(raw) || Number(raw) < MIN_ALERTS_POLL_SECONDS || Number(raw) > MAX_ALERTS_POLL_SECONDS)
+    throw new ConfigError(
+      `ALERTS_POLL_SECONDS must be a whole number of seconds from ${MIN_ALERTS_POLL_SECONDS} to ${MAX_ALERTS_POLL_SECONDS} (got "${raw}").`,
+    );
+  return Number(raw) * 1000;
+}
+
 export interface DigestConfig {
   /** Slack user ids allowed to manage digest subscriptions (`LINEN_ADMIN_USER_IDS`); empty: anyone. */
   adminUserIds: string[];
   /** A digest missed by less than this is sent late (`LINEN_DIGEST_GRACE_MINUTES`, default 120). */
   graceMinutes: number;
+  /** ALERTS_POLL_SECONDS, in ms. */
+  alertsPollMs: number;
 }
 
 export const DEFAULT_DATA_DIR = './data';
@@ -101,7 +118,7 @@ export function loadDigestConfig(env: Env): DigestConfig {
     }
     graceMinutes = Number(graceRaw);
   }
-  return { adminUserIds, graceMinutes };
+  return { adminUserIds, graceMinutes, alertsPollMs: loadAlertsPollMs(env) };
 }
 
 /** True when no Slack and no Teams setting is present: `npm start` then runs the console on embedded defaults. */

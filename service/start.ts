@@ -13,7 +13,12 @@ import { countingFailures, databaseCountingErrors } from '../base/metrics/counti
 import { type KeyPacers, keyPacers } from '../base/pacing/key-pacers.ts';
 import { settlesWithin } from '../base/settles-within.ts';
 import type { SqlExecutor } from '../base/store/sql.ts';
-import type { SharedDigestDeps } from '../chat/answers/answer.ts';
+import { ALERT_KIND_REGISTRY } from '../chat/alerts/check.ts';
+import { alertReads } from '../chat/alerts/reads.ts';
+import { countingCheckRequests, countingRequests } from '../chat/alerts/request-count.ts';
+import { AlertStore } from '../chat/alerts/storage/store.ts';
+import { type AlertWorker, startAlertWorker } from '../chat/alerts/worker.ts';
+import type { AlertDeps, SharedDigestDeps } from '../chat/answers/answer.ts';
 import type { Deadlines } from '../chat/answers/answer-in-time.ts';
 import type { ConnectDeps } from '../chat/connections/answer-in-place.ts';
 import { ConnectionStore } from '../chat/connections/connection-store.ts';
@@ -23,9 +28,16 @@ import {
   singleWorkspaceLinen,
   type WorkspaceLinen,
 } from '../chat/connections/place-linen.ts';
+import { ChannelPacer } from '../chat/digests/delivery/channel-pacer.ts';
 import type { DeliveryFor } from '../chat/digests/delivery/delivery.ts';
 import type { Logger as DigestLogger } from '../chat/digests/engine.ts';
-import { type Clock, type DigestStore, type DigestWorker, startDigestWorker } from '../chat/digests/index.ts';
+import {
+  type Clock,
+  type DigestStore,
+  type DigestWorker,
+  startDigestWorker,
+  type Timers,
+} from '../chat/digests/index.ts';
 import { digestStoreOver } from '../chat/digests/storage/index.ts';
 import { LinenService } from '../chat/linen.ts';
 import { ChatMetrics, type Platform as MetricsPlatform } from '../chat/operations/metrics.ts';
@@ -59,6 +71,8 @@ export interface StartOptions {
   rateLimit?: { limit: number; windowMs: number } | undefined;
   /** The digest worker's clock and tick (tests drive them); `worker: false` runs no worker. */
   digests?: { clock?: Clock; tickMs?: number; pacingMs?: number; worker?: boolean } | undefined;
+  /** The alert worker's clock and timers (tests drive them); `worker: false` runs no worker. */
+  alerts?: { clock?: Clock & Partial<Timers>; worker?: boolean } | undefined;
   /**
    * Slack for many workspaces: each request's Slack token comes from `authorize` (by team), and each workspace's
    * Linen keys from its connection, stored sealed with `secrets` in the digest database.
@@ -86,6 +100,7 @@ export interface RunningBot {
   /** The service's one database (every part's tables). */
   database: SqlExecutor;
   digests: { store: DigestStore; worker: DigestWorker | null };
+  alerts: { store: AlertStore; worker: AlertWorker | null };
   /** Per-place resolution of the Linen client. */
   workspaces: WorkspaceLinen;
   /** Organizations' connected keys (`forget(teamId)` on uninstall), when they connect their own. */
@@ -106,10 +121,10 @@ export interface RunningBot {
 }
 
 /** The digest engine's log lines through the bot's (scrubbing) logger. */
-function digestLogger(logger: ServiceLogger): DigestLogger {
+function digestLogger(logger: ServiceLogger, part = 'digests'): DigestLogger {
   // The data is shown in a plain-text line, and its fields in a JSON one.
   const args = (msg: string, data?: Record<string, unknown>) =>
-    data ? [`[digests] ${msg}`, logFields(data, { inText: true })] : [`[digests] ${msg}`];
+    data ? [`[${part}] ${msg}`, logFields(data, { inText: true })] : [`[${part}] ${msg}`];
   return { info: (m, d) => logger.info(...args(m, d)), warn: (m, d) => logger.warn(...args(m, d)) };
 }
 
@@ -137,6 +152,9 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   // of the other parts (connections, installations, pacing) as `sql_query` and `sql_transaction`.
   const db = databaseCountingErrors(database, (op) => metrics.storeError(op));
   const store = countingFailures(digestStoreOver(database), (op) => metrics.storeError(op));
+  const alertStore = countingFailures(new AlertStore(database), (op) => metrics.storeError(op));
+  // The requests of an alert check are counted for it (linen_alert_check_requests), whichever client sends them.
+  const linenObserver = countingCheckRequests(metrics.linenObserver);
   metrics.gaugeStore(readStoreCounts(db, store));
   const readiness = new Readiness();
   readiness.add(storeReadiness(db));
@@ -150,7 +168,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     pacing: config.linen.apiKey ? pacers.for(config.linen.apiKey) : undefined,
     client: options.linenClient,
     now: options.now,
-    observer: metrics.linenObserver,
+    observer: linenObserver,
   });
   if (!linen.hasKey && !config.connected)
     logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
@@ -173,7 +191,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
               baseUrl: key.baseUrl,
               timeZone: key.timeZone,
               pacing: pacers.for(key.apiKey),
-              observer: metrics.linenObserver,
+              observer: linenObserver,
             })),
       })
     : singleWorkspaceLinen(linen, config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined);
@@ -193,7 +211,16 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     store: async () => store,
     keyRef,
   };
-  const place = { workspaces, logger, now: options.now };
+  // The worker is started once the service listens; `alert test` asks it to deliver at once.
+  let alertWorker: AlertWorker | null = null;
+  const alertDeps: AlertDeps = {
+    store: async () => alertStore,
+    pollMs: config.digests.alertsPollMs,
+    wake: () => void alertWorker?.tick().catch(() => {}),
+  };
+  const place = { workspaces, logger, now: options.now, alerts: alertDeps };
+  // One pace per channel, whatever posts there: a digest and an alert to one channel are spaced too.
+  const channelPacer = new ChannelPacer(options.digests?.pacingMs ?? 1000);
 
   let slack: SlackAdapter | undefined;
   let teams: TeamsAdapter | undefined;
@@ -309,13 +336,13 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     ? await serveStatusSocket({ database, dataDir: config.dataDir, apiKey: config.linen.apiKey, logger })
     : undefined;
 
+  // Subscriptions and alerts name their key by reference; the service reads with its one configured key, or with
+  // the connected key one names, opened from the connection that holds it.
+  const linenClientFor = connections
+    ? (ref: string) => workspaces.clientForKeyRef(ref)
+    : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.backgroundClient);
   let worker: DigestWorker | null = null;
   if (options.digests?.worker !== false) {
-    // Subscriptions name their key by reference; the bot reads with its one configured key, or with the connected
-    // key a subscription names, opened from the connection that holds it.
-    const linenClientFor = connections
-      ? (ref: string) => workspaces.clientForKeyRef(ref)
-      : clientsByKeyRef(config.linen.apiKey ? [config.linen.apiKey] : [], () => linen.backgroundClient);
     worker = startDigestWorker({
       store,
       // Each subscription posts through its own platform; one whose platform is not configured here is stopped.
@@ -324,11 +351,31 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
       logger: digestLogger(logger),
       graceMs: config.digests.graceMinutes * 60_000,
       observer: metrics.digestObserver,
+      pacer: channelPacer,
       ...(options.digests?.clock ? { clock: options.digests.clock } : {}),
       ...(options.digests?.tickMs !== undefined ? { tickMs: options.digests.tickMs } : {}),
-      ...(options.digests?.pacingMs !== undefined ? { pacingMs: options.digests.pacingMs } : {}),
     });
     logger.info(`digests: worker ${worker.workerId} started (grace ${config.digests.graceMinutes} min)`);
+  }
+  if (options.alerts?.worker !== false) {
+    const clock = options.alerts?.clock;
+    alertWorker = startAlertWorker({
+      store: alertStore,
+      kinds: ALERT_KIND_REGISTRY,
+      deliveries: async (owner) => (await deliveries.get(owner.platform)?.(owner)) ?? null,
+      linenClientFor,
+      readsOf: (client, now) => alertReads(client, { now }),
+      counting: countingRequests,
+      pollMs: config.digests.alertsPollMs,
+      pacer: channelPacer,
+      logger: digestLogger(logger, 'alerts'),
+      observer: metrics.alertObserver,
+      ...(clock ? { clock } : {}),
+      ...(clock?.after && clock.cancel ? { timers: clock as Timers } : {}),
+    });
+    logger.info(
+      `alerts: worker ${alertWorker.workerId} started (each key checked every ${config.digests.alertsPollMs / 1000} s)`,
+    );
   }
 
   return {
@@ -341,6 +388,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     address,
     database,
     digests: { store, worker },
+    alerts: { store: alertStore, worker: alertWorker },
     workspaces,
     connections,
     pacers,
@@ -362,6 +410,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         const [idle] = await Promise.all([
           Promise.all(work.map(([, w]) => w.idle(drainMs))),
           worker?.stop({ drainMs }),
+          alertWorker?.stop({ drainMs }),
         ]);
         work.forEach(([name, w], i) => {
           if (!idle[i]) logger.warn(`stopped with ${w.size} ${name} request(s) still being answered`);

@@ -10,7 +10,7 @@ import type { Content } from '../chat/content/document.ts';
 import { errorView } from '../chat/views/common.ts';
 import { ADMINS_ONLY, type TeamsPerson, type TenantAdmins } from './admins.ts';
 import { type ConversationType, channelOf } from './conversations.ts';
-import { teamsDigestChannels } from './digests/channels.ts';
+import { teamsChannelsWithDirect, teamsDigestChannels } from './digests/channels.ts';
 import { TEAMS_SURFACE } from './surface.ts';
 
 export interface TeamsPlace {
@@ -70,6 +70,8 @@ export interface TeamsRequestDeps {
   admins: TenantAdmins;
   /** Shows the connect form in the person's 1:1 chat. */
   showConnectForm(place: TeamsPlace, timeZone: string | undefined): Promise<void>;
+  /** The 1:1 chat between a person of the place's tenant and Linen (created if need be), by its conversation id. */
+  personalChat?(place: TeamsPlace, userId: string): Promise<string>;
 }
 
 function connectionPlatform(
@@ -117,7 +119,13 @@ export function teamsRequest(
     serviceUrl: place.serviceUrl,
     privateChat: place.type === 'personal',
     userId: place.person.id,
-    digestChannels: teamsDigestChannels,
+    digestChannels: deps.personalChat
+      ? teamsChannelsWithDirect((userId) =>
+          place.type === 'personal' && userId === place.person.id
+            ? Promise.resolve(place.conversationId)
+            : deps.personalChat!(place, userId),
+        )
+      : teamsDigestChannels,
     connection: deps.connect ? connectionPlatform(place, deps, mentioned) : undefined,
   };
 }

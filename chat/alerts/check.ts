@@ -11,12 +11,18 @@
 import { AuthenticationError, PermissionDeniedError } from '../../shared/errors.ts';
 import { addDays, today as dayIn } from '../../shared/index.ts';
 import type { AlertKind, AlertReads, CheckTime, Occurrence } from './kind.ts';
+import { ALERT_KINDS } from './kinds/index.ts';
 import type { AlertStore } from './storage/store.ts';
 import type { Alert, AlertOutcome, AlertPost, KeyCheck } from './storage/types.ts';
 
 export interface AlertKinds {
   byName(name: string): AlertKind | undefined;
 }
+
+/** The kinds the worker dispatches through (a test adds its own). */
+export const ALERT_KIND_REGISTRY: AlertKinds = {
+  byName: (name) => ALERT_KINDS.find((k) => k.name === name),
+};
 
 /** Why alerts stopped at a check: the key refused, or a scope it lacks. */
 export interface StoppedAlert {

@@ -53,8 +53,8 @@ export interface AlertWorkerOptions {
   deliveries: DeliveryFor;
   /** The background client of a key reference (a stored key being opened, perhaps). */
   linenClientFor: (keyRef: string) => LinenClient | Promise<LinenClient>;
-  /** The listings of one check, over a key's client (`alertReads`). */
-  readsOf: (client: LinenClient) => AlertReads;
+  /** The listings of one check at `now`, over a key's client (`alertReads`). */
+  readsOf: (client: LinenClient, now: Date) => AlertReads;
   /** Counts the requests a check sends (`countingRequests`). */
   counting?: (<T>(fn: () => Promise<T>) => Promise<{ value: T; requests: number }>) | undefined;
   pollMs?: number | undefined;
@@ -167,7 +167,7 @@ export function startAlertWorker(options: AlertWorkerOptions): AlertWorker {
           kinds: options.kinds,
           workerId,
           now: () => clock.now(),
-          readsFor: async (keyRef) => options.readsOf(await clientOf(keyRef)),
+          readsFor: async (keyRef) => options.readsOf(await clientOf(keyRef), clock.now()),
           counting: options.counting,
         }).catch(async (err: unknown): Promise<CheckResult> => {
           // The store failed (a database restart): the lease ends and another check takes the key.

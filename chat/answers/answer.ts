@@ -6,6 +6,8 @@
 
 import { failureFields } from '../../base/logging/log-fields.ts';
 import type { ServiceLogger } from '../../base/logging/logger.ts';
+import type { AccessClass } from '../access-class.ts';
+import type { AlertStore } from '../alerts/storage/store.ts';
 import { type CommandContext, info } from '../commands/command.ts';
 import { COMMAND_REGISTRY } from '../commands/index.ts';
 import { argsOf, type CommandRegistry, isUnknown, isUsage } from '../commands/registry.ts';
@@ -31,6 +33,8 @@ export interface AnswerContext {
   surface?: Surface | undefined;
   /** What `/linen digest ...` needs; absent: digests are not available. */
   digests?: DigestDeps | undefined;
+  /** What `/linen alert ...` needs besides what digests need; absent: alerts are not available. */
+  alerts?: AlertDeps | undefined;
   /** Who typed the command, and where (digest management needs both). */
   caller?: Caller | undefined;
   /** The commands answered (default every command: `COMMAND_REGISTRY`). */
@@ -43,6 +47,8 @@ export interface Caller {
   teamId?: string | null | undefined;
   channelName?: string | null | undefined;
   serviceUrl?: string | null | undefined;
+  /** Typed in a direct conversation with the bot. */
+  privateChat?: boolean | undefined;
 }
 
 export interface DigestDeps {
@@ -58,10 +64,20 @@ export interface DigestDeps {
   keyRefs?: readonly string[] | undefined;
   /** The platform's users who alone may manage digests (Slack's LINEN_ADMIN_USER_IDS); none: anyone may. */
   adminUserIds?: readonly string[] | undefined;
+  /** Null when an answer of the access class may be posted in the conversation; otherwise the sentence refusing it. */
+  refuseAccess?: ((access: AccessClass, channelId: string, privateChat: boolean) => Rich | null) | undefined;
   /** Null when a digest of this kind may be posted in the channel; otherwise the sentence that refuses it. */
   refuseKind?: ((kind: DigestKind, channelId: string) => Rich | null) | undefined;
   /** The key bound to a digest's channel (installed workspaces bind keys per channel). */
   keyForChannel?: DigestCommandContext['keyForChannel'] | undefined;
+}
+
+/** Alerts: their store, how often keys are checked, and a way to have the worker deliver at once (a test post). */
+export interface AlertDeps {
+  store: () => Promise<AlertStore>;
+  /** ALERTS_POLL_SECONDS, in ms. */
+  pollMs: number;
+  wake?: (() => void) | undefined;
 }
 
 /** What every platform's `digest` commands share; each adapter adds its platform, its channels and its admins. */

@@ -9,11 +9,9 @@ import type { CommandOf } from '../commands/registry.ts';
 /** Any command of the registry, parsed: `{ kind: 'balance', customer: 'Mercy' }`, or a `usage` or `unknown` one. */
 export type Command = CommandOf<(typeof COMMANDS)[number]>;
 
-/** The commands answered with a Linen key (what the grammar's answers know; the rest manage the connection). */
-export const SUBCOMMANDS = COMMAND_REGISTRY.modules.filter((m) => !m.connection).map((m) => m.name);
-
-/** The commands that manage an organization's connection: answered before a key is looked up. */
-export const CONNECTION_WORDS = COMMAND_REGISTRY.modules.filter((m) => m.connection).map((m) => m.name);
+// Computed beside the registry, not here: a command module may import the grammar (to write another command's text)
+// while the registry is still being built, and nothing of it may be read before then.
+export { CONNECTION_WORDS, SUBCOMMANDS } from '../commands/index.ts';
 
 export function parseCommand(text: string | null | undefined): Command {
   return COMMAND_REGISTRY.parse(text);

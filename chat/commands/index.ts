@@ -4,6 +4,7 @@
  */
 import { accessCommand } from './access.ts';
 import { adminsCommand } from './admins.ts';
+import { alertCommand } from './alert.ts';
 import { balanceCommand } from './balance.ts';
 import { connectCommand } from './connect.ts';
 import { digestCommand } from './digest.ts';
@@ -36,6 +37,7 @@ export const COMMANDS = [
   manifestCommand,
   orderCommand,
   digestCommand,
+  alertCommand,
   connectCommand,
   disconnectCommand,
   statusCommand,
@@ -45,3 +47,9 @@ export const COMMANDS = [
 
 /** The registry every platform answers with (each with the commands offered on it: `forPlatform`). */
 export const COMMAND_REGISTRY = createRegistry(COMMANDS);
+
+/** The commands answered with a Linen key (what the grammar's answers know; the rest manage the connection). */
+export const SUBCOMMANDS = COMMAND_REGISTRY.modules.filter((m) => !m.connection).map((m) => m.name);
+
+/** The commands that manage an organization's connection: answered before a key is looked up. */
+export const CONNECTION_WORDS = COMMAND_REGISTRY.modules.filter((m) => m.connection).map((m) => m.name);

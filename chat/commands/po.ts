@@ -15,7 +15,7 @@ export const poCommand = defineCommand({
     usage: 'po [customer]',
     description: 'Active purchase orders: budget left, percent spent and days to expiry, the least left first.',
     examples: ['po', 'po Harborview Hotel'],
-    menu: { summary: 'Purchase orders: budget left and days to expiry: po [customer]', in: ['private', 'channel'] },
+    menu: { summary: 'Purchase orders: budget left and days to expiry: po [customer]', in: ['private'] },
   },
   parse: ({ words }): PoArgs => ({ customer: words.length ? words.join(' ') : undefined }),
   format: (a: PoArgs) => (a.customer ? `po ${a.customer}` : 'po'),

@@ -119,6 +119,7 @@ export async function contextFor(
     // With connected keys a digest reads with the key bound to its own channel (which may not be the one typed in).
     ...(deps.connect ? { keyForChannel: channelKeys(deps.workspaces, req) } : {}),
     refuseKind: digestRefusal(r0.accounting, req),
+    refuseAccess: accessRefusalIn(r0.accounting, req),
   };
   return {
     ctx: {
@@ -133,6 +134,7 @@ export async function contextFor(
         teamId: req.teamId ?? null,
         channelName: req.channelName ?? null,
         serviceUrl: req.serviceUrl ?? null,
+        privateChat: req.privateChat,
       },
     },
     keyRef: r0.keyRef,
@@ -164,6 +166,12 @@ function digestRefusal(policy: AccountingPolicy, req: Omit<CommandRequest, 'text
           req.surface,
         )
       : null;
+}
+
+/** Whether an alert (or another post) of an access class may go to a conversation of the organization. */
+function accessRefusalIn(policy: AccountingPolicy, req: Omit<CommandRequest, 'text'>) {
+  return (access: AccessClass, channelId: string, privateChat: boolean): Rich | null =>
+    access === 'accounting' ? accountingRefusal(policy, { ...req, channelId, privateChat }, req.surface) : null;
 }
 
 /** Accounting answers nowhere: an organization that has not said where. */

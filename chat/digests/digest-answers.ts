@@ -22,6 +22,8 @@ export interface DigestChannels {
   resolve(arg: ChannelArg): Promise<{ id: string } | { problem: Rich }>;
   /** Null when the bot can post in the channel; otherwise why not. */
   canPost(channelId: string): Promise<Rich | null>;
+  /** The person's direct conversation with the bot (an alert with `dm`), or why there is none; absent: none here. */
+  direct?(userId: string): Promise<{ id: string } | { problem: Rich }>;
 }
 
 export interface DigestCommandContext {

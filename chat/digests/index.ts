@@ -48,6 +48,8 @@ export interface DigestWorkerOptions {
   leaseMs?: number;
   /** Minimum gap between two messages to one channel (default 1000 ms). */
   pacingMs?: number;
+  /** The pace of each channel, shared with whatever else posts there (alerts); default: one of `pacingMs`. */
+  pacer?: ChannelPacer;
   workerId?: string;
   logger?: Logger;
   claimLimit?: number;
@@ -87,7 +89,7 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
     observer: options.observer,
     retry: options.retry,
   });
-  const pacer = new ChannelPacer(options.pacingMs ?? 1000);
+  const pacer = options.pacer ?? new ChannelPacer(options.pacingMs ?? 1000);
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
   const claimLimit = options.claimLimit ?? DEFAULT_CLAIM_LIMIT;

@@ -6,6 +6,7 @@
  */
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { ServiceMetrics } from '../../base/metrics/service-metrics.ts';
+import type { AlertObserver } from '../alerts/worker.ts';
 import type { AnswerOutcome } from '../answers/outcome.ts';
 import type { DigestObserver } from '../digests/engine.ts';
 
@@ -33,12 +34,16 @@ export interface StoreCounts {
   /** By platform: workspaces or tenants with a Linen key connected. */
   connections: Record<string, number> | null;
   subscriptions: { platform: string; status: string; n: number }[];
+  /** Alerts by platform and status. */
+  alerts: { platform: string; status: string; n: number }[];
   /** Seconds since the earliest digest that is due and not yet out (0: none is). */
   overdueSeconds: number;
 }
 
 const ANSWER_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 30];
 const LATENESS_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200];
+const CHECK_REQUEST_BUCKETS = [0, 1, 2, 3, 5, 8, 13, 20, 50, 100];
+const ALERT_DELAY_BUCKETS = [10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400];
 
 export class ChatMetrics extends ServiceMetrics<Platform> {
   readonly #commands: Counter<'platform' | 'command' | 'outcome'>;
@@ -47,6 +52,12 @@ export class ChatMetrics extends ServiceMetrics<Platform> {
   readonly #digestRuns: Counter<'platform' | 'kind' | 'outcome'>;
   readonly #lateness: Histogram<'platform' | 'kind'>;
   readonly #stopped: Counter<'platform' | 'reason'>;
+  readonly #alertChecks: Counter<'outcome'>;
+  readonly #checkRequests: Histogram;
+  readonly #alertsFired: Counter<'platform' | 'kind'>;
+  readonly #alertDelay: Histogram<'kind'>;
+  readonly #alertPosts: Counter<'platform' | 'kind' | 'outcome'>;
+  readonly #alertsStopped: Counter<'platform' | 'reason'>;
 
   /** The platforms' permanent delivery error codes, kept as stop reasons (any other is `other`). */
   readonly #stopCodes = new Set<string>();
@@ -92,6 +103,43 @@ export class ChatMetrics extends ServiceMetrics<Platform> {
       labelNames: ['platform', 'reason'],
       registers,
     });
+    this.#alertChecks = new Counter({
+      name: 'linen_alert_checks_total',
+      help: "Checks of a key's alerts, by outcome (committed, lost to another replica, failed to read).",
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.#checkRequests = new Histogram({
+      name: 'linen_alert_check_requests',
+      help: "Linen API requests one check of a key's alerts sent (each listing once, whatever the number of alerts).",
+      buckets: CHECK_REQUEST_BUCKETS,
+      registers,
+    });
+    this.#alertsFired = new Counter({
+      name: 'linen_alerts_fired_total',
+      help: 'Alerts that found something newly true at a check (one post each), by kind.',
+      labelNames: ['platform', 'kind'],
+      registers,
+    });
+    this.#alertDelay = new Histogram({
+      name: 'linen_alert_delay_seconds',
+      help: "How long after the API's own time of a change it was found by a check, in seconds (where the API dates it).",
+      labelNames: ['kind'],
+      buckets: ALERT_DELAY_BUCKETS,
+      registers,
+    });
+    this.#alertPosts = new Counter({
+      name: 'linen_alert_posts_total',
+      help: 'Alert posts ended, by kind and outcome (posted, recovered, skipped, failed, retry, lost).',
+      labelNames: ['platform', 'kind', 'outcome'],
+      registers,
+    });
+    this.#alertsStopped = new Counter({
+      name: 'linen_alerts_stopped_total',
+      help: 'Alerts that stopped (failing until resumed), by reason.',
+      labelNames: ['platform', 'reason'],
+      registers,
+    });
   }
 
   command(command: string, outcome: AnswerOutcome, seconds: number, platform: Platform = this.platform): void {
@@ -113,6 +161,22 @@ export class ChatMetrics extends ServiceMetrics<Platform> {
     },
     subscriptionStopped: (code, subPlatform) =>
       this.#stopped.inc({ platform: subPlatform ?? this.platform, reason: stopReasonOf(code, this.#stopCodes) }),
+  };
+
+  /** What the alert worker reports, counted here under each alert's platform and kind. */
+  readonly alertObserver: AlertObserver = {
+    checked: ({ outcome, requests }) => {
+      this.#alertChecks.inc({ outcome });
+      if (outcome !== 'failed') this.#checkRequests.observe(requests);
+    },
+    fired: ({ kind, platform, delaysMs }) => {
+      this.#alertsFired.inc({ platform, kind });
+      for (const ms of delaysMs) this.#alertDelay.observe({ kind }, ms / 1000);
+    },
+    runEnded: ({ kind, outcome, platform }) =>
+      this.#alertPosts.inc({ platform: platform ?? this.platform, kind, outcome }),
+    subscriptionStopped: (code, platform) =>
+      this.#alertsStopped.inc({ platform: platform ?? this.platform, reason: stopReasonOf(code, this.#stopCodes) }),
   };
 
   /** A platform's permanent delivery error codes: each is a stop reason of its own (any other is `other`). */
@@ -162,6 +226,17 @@ export class ChatMetrics extends ServiceMetrics<Platform> {
         const c = await counts();
         this.reset();
         for (const s of c?.subscriptions ?? []) this.set({ platform: s.platform, status: s.status }, s.n);
+      },
+    });
+    new Gauge({
+      name: 'linen_alerts',
+      help: 'Alerts by platform and status (active, paused, failing).',
+      labelNames: ['platform', 'status'],
+      registers,
+      async collect() {
+        const c = await counts();
+        this.reset();
+        for (const a of c?.alerts ?? []) this.set({ platform: a.platform, status: a.status }, a.n);
       },
     });
     new Gauge({

@@ -21,7 +21,7 @@ export function readStoreCounts(
   now: () => number = Date.now,
 ): () => Promise<StoreCounts> {
   return async () => {
-    const [slack, teams, connections, statuses, due] = await Promise.all([
+    const [slack, teams, connections, statuses, alertRows, due] = await Promise.all([
       countsBy(db, `SELECT 'slack' AS platform, count(*) AS n FROM slack_installations`),
       countsBy(db, `SELECT 'teams' AS platform, count(DISTINCT tenant_id) AS n FROM teams_conversations`),
       countsBy(db, 'SELECT platform, count(*) AS n FROM workspace_connections GROUP BY platform'),
@@ -30,12 +30,18 @@ export function readStoreCounts(
           'SELECT platform, status, count(*) AS n FROM digest_subscriptions GROUP BY platform, status',
         )
         .catch(() => []),
+      db
+        .query<{ platform: string; status: string; n: unknown }>(
+          'SELECT platform, status, count(*) AS n FROM alerts GROUP BY platform, status',
+        )
+        .catch(() => []),
       store.nextDueAt().catch(() => null),
     ]);
     const installations = slack || teams ? { ...slack, ...teams } : null;
     const subscriptions: StoreCounts['subscriptions'] = [];
     for (const row of statuses) subscriptions.push({ platform: row.platform, status: row.status, n: Number(row.n) });
     const overdueMs = due ? now() - due.getTime() : 0;
-    return { installations, connections, subscriptions, overdueSeconds: Math.max(0, overdueMs / 1000) };
+    const alerts = alertRows.map((row) => ({ platform: row.platform, status: row.status, n: Number(row.n) }));
+    return { installations, connections, subscriptions, alerts, overdueSeconds: Math.max(0, overdueMs / 1000) };
   };
 }

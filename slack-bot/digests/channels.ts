@@ -63,5 +63,21 @@ export function slackDigestChannels(slack: SlackClient): DigestChannels {
       };
     },
     canPost: (channelId) => canPost(slack, channelId),
+    // The person's direct conversation with the bot (an alert with `dm`): its channel id, so that a post there can be
+    // looked for in its history like any channel's.
+    async direct(userId) {
+      try {
+        const res = await slack.conversations.open({ users: userId });
+        const id = (res.channel as { id?: string } | undefined)?.id;
+        if (id) return { id };
+      } catch (e) {
+        return {
+          problem: [
+            `I couldn't open a direct conversation with you (${slackErrorOf(e) ?? 'Slack did not answer'}); try again.`,
+          ],
+        };
+      }
+      return { problem: ['I could not open a direct conversation with you; try again.'] };
+    },
   };
 }

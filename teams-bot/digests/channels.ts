@@ -12,3 +12,22 @@ export const teamsDigestChannels: DigestChannels = {
   }),
   canPost: async () => null,
 };
+
+/**
+ * The same, able to reach a person's 1:1 chat with Linen (an alert with `dm`): `personalChat` creates (or finds) it
+ * through the Bot Connector of the conversation the command came from.
+ */
+export function teamsChannelsWithDirect(personalChat: (userId: string) => Promise<string>): DigestChannels {
+  return {
+    ...teamsDigestChannels,
+    async direct(userId) {
+      try {
+        return { id: await personalChat(userId) };
+      } catch {
+        return {
+          problem: ['I could not open a 1:1 chat with you; type the command in your 1:1 chat with Linen instead.'],
+        };
+      }
+    },
+  };
+}

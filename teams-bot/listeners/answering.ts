@@ -43,6 +43,7 @@ export function requestFor(
             new MessageActivityInput(undefined, { summary: 'Connect Linen' }).addCard('adaptive', form),
           );
       },
+      personalChat: (p, userId) => deps.connectorFor(p.serviceUrl).personalChat(userId, p.tenantId),
     },
     mentioned,
   );

@@ -4,7 +4,7 @@
  * when it crosses the line.
  */
 import { dayInZone } from '../../../shared/dates.ts';
-import { formatCommand } from '../../answers/grammar.ts';
+import { poCommand as poCommandModule } from '../../commands/po.ts';
 import { field } from '../../content/document.ts';
 import { money, pct, plural } from '../../content/format.ts';
 import { b, command, line, r } from '../../content/rich.ts';
@@ -70,7 +70,7 @@ function parseBudget(tokens: readonly Token[]): ParseResult<BudgetOptions> {
   return parsed({ percent: percent ?? DEFAULT_BUDGET_PERCENT }, customerWords(rest, false));
 }
 
-const poCommand = (customer: string | undefined) => formatCommand({ kind: 'po', customer });
+const poCommand = (customer: string | undefined) => poCommandModule.format({ customer });
 
 export const budgetKind = defineAlertKind<'budget', BudgetOptions, BudgetDetail>({
   name: 'budget',

@@ -7,7 +7,7 @@
 import { dayInZone } from '../../../shared/dates.ts';
 import { startOfDayInZone } from '../../../shared/day-start.ts';
 import { addDays, daysOverdue } from '../../../shared/index.ts';
-import { formatCommand } from '../../answers/grammar.ts';
+import { invoicesCommand } from '../../commands/invoices.ts';
 import { field } from '../../content/document.ts';
 import { count, money, plural } from '../../content/format.ts';
 import { b, command, line, r } from '../../content/rich.ts';
@@ -83,7 +83,7 @@ function parseOverdue(tokens: readonly Token[]): ParseResult<OverdueOptions> {
   return parsed({ days: days ?? DEFAULT_OVERDUE_DAYS }, customerWords(rest, false));
 }
 
-const overdueCommand = (customer: string | undefined) => formatCommand({ kind: 'invoices', customer, overdue: true });
+const overdueCommand = (customer: string | undefined) => invoicesCommand.format({ customer, overdue: true });
 
 /** `$1,200.00 and CA$300.00`: sums per currency, never added across them. */
 function amounts(items: readonly { balanceCents: number; currency: string }[]): string {

@@ -9,7 +9,7 @@ import { startOfDayInZone } from '../../../shared/day-start.ts';
 import type { DailyDeliveryRow } from '../../../shared/index.ts';
 import { fillRateTotals } from '../../../shared/reports/fill-rate.ts';
 import { departmentOf } from '../../answers/customers.ts';
-import { formatCommand } from '../../answers/grammar.ts';
+import { fillrateCommand } from '../../commands/fillrate.ts';
 import { field } from '../../content/document.ts';
 import { count, pct, plural } from '../../content/format.ts';
 import { b, command, line, type Rich, r } from '../../content/rich.ts';
@@ -186,7 +186,7 @@ export const parMetKind = defineAlertKind<'parmet', ParMetOptions, ParMetDetail>
     const customer = commandCustomer(scope, [worst.worstCustomerId], names);
     const department = scope.options.department;
     const cmd = customer
-      ? formatCommand({ kind: 'fillrate', customer, window: { from: worst.day, to: worst.day }, department })
+      ? fillrateCommand.format({ customer, window: { from: worst.day, to: worst.day }, department })
       : null;
     return alertMessage({
       title:
@@ -226,7 +226,7 @@ export const parMetKind = defineAlertKind<'parmet', ParMetOptions, ParMetDetail>
     const customer = onlyCustomer(scope, names);
     const cmd = command(
       customer
-        ? formatCommand({ kind: 'fillrate', customer, window: { days: 1 }, department: scope.options.department })
+        ? fillrateCommand.format({ customer, window: { days: 1 }, department: scope.options.department })
         : 'fillrate <customer> 1',
     );
     const below = `${scope.options.belowPercent}%`;

@@ -4,7 +4,7 @@
  * `short` counts it. One occurrence per count: a cart counted twice today is two counts.
  */
 import { InvalidParamsError, unitsOfPlace } from '../../../shared/index.ts';
-import { formatCommand } from '../../answers/grammar.ts';
+import { shortCommand as shortCommandModule } from '../../commands/short.ts';
 import { field } from '../../content/document.ts';
 import { count, humanize, plural, when } from '../../content/format.ts';
 import { b, command, commandWords, line, type Rich, r } from '../../content/rich.ts';
@@ -88,7 +88,7 @@ const where = (scope: { customerIds: readonly string[]; options: ShortOptions },
 const threshold = (o: ShortOptions) => (o.minMissing > 1 ? `at least ${plural(o.minMissing, 'piece')} ` : '');
 
 const shortCommand = (customer: string | undefined, place: string | undefined) =>
-  formatCommand(customer && place ? { kind: 'short', customer, place } : { kind: 'short', customer });
+  shortCommandModule.format(customer && place ? { customer, place } : { customer });
 
 export const shortKind = defineAlertKind<'short', ShortOptions, ShortDetail>({
   name: 'short',

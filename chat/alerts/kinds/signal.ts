@@ -6,8 +6,7 @@
  */
 import { type InventorySignal, SEVERITIES, SHORTFALL_KINDS } from '../../../shared/index.ts';
 import { isShortfallWord, kindWord } from '../../../shared/reports/signals.ts';
-import { formatCommand } from '../../answers/grammar.ts';
-import { looksLikeKind } from '../../commands/signals.ts';
+import { looksLikeKind, signalsCommand as signalsCommandModule } from '../../commands/signals.ts';
 import { field } from '../../content/document.ts';
 import { count, humanize, plural, when } from '../../content/format.ts';
 import { b, command, i, icon, line, type Rich, r } from '../../content/rich.ts';
@@ -121,7 +120,7 @@ const severityText = (o: SignalOptions) =>
   o.minSeverity ? `${o.minSeverity}${o.minSeverity === 'high' ? '' : '+'} ` : '';
 
 const signalsCommand = (o: SignalOptions, customer: string | undefined) =>
-  formatCommand({ kind: 'signals', signalKind: o.kind, customer });
+  signalsCommandModule.format({ signalKind: o.kind, customer });
 
 export const signalKind = defineAlertKind<'signal', SignalOptions, SignalDetail>({
   name: 'signal',

@@ -5,7 +5,8 @@
  * are read per customer of the alert (those opened in the last year).
  */
 import { parseTicketNumber, type QualityTicket, TICKET_STATUS_LABELS } from '../../../shared/index.ts';
-import { formatCommand } from '../../answers/grammar.ts';
+import { ticketCommand } from '../../commands/ticket.ts';
+import { ticketsCommand as ticketsCommandModule } from '../../commands/tickets.ts';
 import { field } from '../../content/document.ts';
 import { humanize, plural } from '../../content/format.ts';
 import { b, command, type Icon, icon, line, type Rich, r } from '../../content/rich.ts';
@@ -104,7 +105,7 @@ function parseTicket(tokens: readonly Token[]): ParseResult<TicketOptions> {
   return parsed({}, customerWords(words, false));
 }
 
-const ticketsCommand = (customer: string | undefined) => formatCommand({ kind: 'tickets', status: 'open', customer });
+const ticketsCommand = (customer: string | undefined) => ticketsCommandModule.format({ status: 'open', customer });
 
 export const ticketKind = defineAlertKind<'ticket', TicketOptions, TicketDetail>({
   name: 'ticket',
@@ -179,7 +180,7 @@ export const ticketKind = defineAlertKind<'ticket', TicketOptions, TicketDetail>
     );
     const ticketButtons = sorted
       .slice(0, MAX_TICKET_ACTIONS)
-      .map((o) => rerun(`Show ${o.detail.number}`, formatCommand({ kind: 'ticket', number: o.detail.number })));
+      .map((o) => rerun(`Show ${o.detail.number}`, ticketCommand.format({ number: o.detail.number })));
     return alertMessage({
       title: `${what} at ${scopeName(scope, names)}`,
       lead: r`${b(what.charAt(0).toUpperCase() + what.slice(1))}: ${b(line(worst.number))} ${change(worst)}, ${line(worst.subject)}.`,

@@ -61,9 +61,11 @@ describe.each(drivers)('migration 42 on %s', (driver) => {
       'digest_subscriptions_status_check',
     ]);
 
-    expect(await migrate(db, SERVICE_MIGRATIONS)).toEqual([42]);
+    // The version after it, and nothing later (later versions are other parts' tables).
+    const upTo42 = SERVICE_MIGRATIONS.filter((m) => m.version <= 42);
+    expect(await migrate(db, upTo42)).toEqual([42]);
     expect(await checksOfSubscriptions(db)).toEqual(['digest_subscriptions_status_check']);
-    expect(await migrate(db, SERVICE_MIGRATIONS)).toEqual([]);
+    expect(await migrate(db, upTo42)).toEqual([]);
     expect(await before.getSubscription(kept.id)).toMatchObject({ kind: 'receivables', status: 'active' });
 
     // The table takes any kind now; the store takes the ones it was given.

@@ -168,44 +168,45 @@ const mondayOf = (day: string): string => {
   return d.toISOString().slice(0, 10);
 };
 
-/** Days by the next wider period (day → week → month); null when there is none or the values do not combine. */
-function widen(c: Chart): Chart | null {
-  const by = c.period === 'day' ? 'week' : c.period === 'week' ? 'month' : null;
-  if (c.axis !== 'days' || by === null) return null;
-  const keyOf = by === 'week' ? (cat: string) => mondayOf(cat.slice(0, 10)) : (cat: string) => cat.slice(0, 7);
+/** Days by week or by month; null when the chart is not of days or its values do not combine. */
+function daysBy(c: Chart, by: 'week' | 'month'): Chart | null {
+  if (c.axis !== 'days' || c.period !== 'day') return null;
+  const keyOf = by === 'week' ? mondayOf : (day: string) => day.slice(0, 7);
   const groups = new Map<string, number[]>();
-  c.categories.forEach((cat, k) => {
-    const key = keyOf(cat);
+  c.categories.forEach((day, k) => {
+    const key = keyOf(day);
     groups.set(key, [...(groups.get(key) ?? []), k]);
   });
   const idx = [...groups.values()];
   const series = c.series.map((s) => combine(c.unit, s.name, [s], idx));
   if (series.some((s) => s === null)) return null;
   // A week is named by the first and last days charted in it (`11-09–11-15`), a month as `2026-11`.
-  const first = (cat: string) => cat.slice(0, 10);
-  const last = (cat: string) => cat.slice(-10);
   const categories =
     by === 'week'
       ? idx.map((g) => {
-          const a = first(c.categories[g[0]!]!);
-          const z = last(c.categories[g[g.length - 1]!]!);
+          const a = c.categories[g[0]!]!;
+          const z = c.categories[g[g.length - 1]!]!;
           return a === z ? a : `${a.slice(5)}–${z.slice(5)}`;
         })
       : [...groups.keys()];
   return { ...c, period: by, categories, series: series as ChartSeries[] };
 }
 
+/** The chart of days by each wider period in turn: by week, then by month. */
+const widenings = (c: Chart): Chart[] => [daysBy(c, 'week'), daysBy(c, 'month')].filter((x): x is Chart => x !== null);
+
 const plural = (n: number, noun: string) => `${count(n)} ${noun}`;
 
 /** Days widened until they fit `max` categories; past months, the latest months. */
 function fitDays(c: Chart, max: number, why: (days: number) => string): Chart {
   if (c.categories.length <= max) return c;
-  const days = c.categories.length;
-  let out = c;
-  for (let next = widen(out); next && out.categories.length > max; next = widen(out)) out = next;
-  if (out === c) return cutCategories(c, max, 'last');
-  const changed = { ...out, notes: [...c.notes, why(days)] };
-  return changed.categories.length > max ? cutCategories(changed, max, 'last') : changed;
+  const wider = widenings(c);
+  const fits = wider.find((w) => w.categories.length <= max);
+  if (fits) return { ...fits, notes: [...c.notes, why(c.categories.length)] };
+  const widest = wider.at(-1);
+  return widest
+    ? cutCategories({ ...widest, notes: [...c.notes, why(c.categories.length)] }, max, 'last')
+    : cutCategories(c, max, 'last');
 }
 
 /** The first (or, for days, the latest) `max` categories, saying how many more were left out. */
@@ -308,13 +309,11 @@ export function fitChart(chart: Chart, limits: ChartLimits): Chart {
         : cutCategories(c, limits.categories, 'first');
     c = foldSeries(c, limits.series);
   }
-  // The numbers must fit beside the chart: days are widened until they do (and say why, once).
-  const days = chart.categories.length;
-  const why = `the numbers of ${days} days would not fit beside the chart`;
-  while (measure(chartNumbers(c)) > CONTENT_LIMITS.text) {
-    const next = widen(c);
-    if (!next) break;
-    c = { ...next, notes: [why, ...c.notes.filter((n) => !n.startsWith(`${days} days `) && n !== why)] };
+  // The numbers must fit beside the chart: days are widened until they do (and say why).
+  if (measure(chartNumbers(c)) > CONTENT_LIMITS.text && c.period === 'day') {
+    const why = `the numbers of ${c.categories.length} days would not fit beside the chart`;
+    const wider = widenings(c).find((w) => measure(chartNumbers(w)) <= CONTENT_LIMITS.text) ?? widenings(c).at(-1);
+    if (wider) c = { ...wider, notes: [why, ...c.notes] };
   }
   return c;
 }

@@ -89,11 +89,6 @@ export function fitTable(table: Table, limits: TableLimits): FittedTable {
   };
 }
 
-/** Characters of the table's cells, the header's among them (what Slack counts against a message). */
-export const tableCharacters = (t: Table): number =>
-  t.columns.reduce((n, c) => n + c.header.length, 0) +
-  t.rows.reduce((n, row) => n + row.reduce((m, s) => m + s.length, 0), 0);
-
 /** "…and 12 more invoices not in this table: `invoices <customer>` lists them." */
 export const moreRowsLine = (more: number, t: Table): Rich =>
   t.command

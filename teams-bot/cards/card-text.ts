@@ -58,8 +58,11 @@ function chartText(el: Node, title = String(el.title ?? '')): string[] {
 }
 
 function tableText(el: Node): string[] {
+  // A cell's button is written as the button alone: `[PDF]`.
+  const cellText = (item: Node) =>
+    item.type === 'ActionSet' ? nodes(item.actions).map((a) => `[${String(a.title ?? '')}]`) : elementText(item);
   const [header = [], ...rows] = nodes(el.rows).map((row) =>
-    nodes(row.cells).map((cell) => nodes(cell.items).flatMap(elementText).join(' ')),
+    nodes(row.cells).map((cell) => nodes(cell.items).flatMap(cellText).join(' ').trim()),
   );
   const aligns = nodes(el.columns).map((c) =>
     c.horizontalCellContentAlignment === 'Right' ? ('right' as const) : ('left' as const),

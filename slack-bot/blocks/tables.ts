@@ -3,8 +3,9 @@
  * (https://docs.slack.dev/reference/block-kit/blocks/table-block): at most 100 rows (the header is the first), at
  * most 20 cells a row and 20 column settings, and at most 10,000 characters across the cells of a table and of a
  * message. Cells are `raw_text` (shown as typed, never parsed; at least one character); numbers are right-aligned
- * and text wraps. A message carries one table (a second one is refused: `invalid_attachments`), so a second table
- * of an answer is written as lines.
+ * and text wraps. One table a message: the reference counts characters across a message's tables, and Slack refuses
+ * a message of two (`invalid_attachments`, as those who sent one report; the page itself does not say), so a second
+ * table of an answer is left to its lines.
  */
 import { alignOf, fitTable, type Table, type TableLimits } from '../../chat/content/table.ts';
 import type { RawTextCell, TableBlock } from './kit.ts';

@@ -162,14 +162,20 @@ function chartElements(part: Extract<Part, { kind: 'chart' }>, state: CardState)
   return isDrawable(c) ? [chartElement(c), numbers] : [numbers];
 }
 
-/** The table (its rows' buttons in a column of their own), then its lines where the card has room for them. */
+/** A line without its button, where the table row above holds the same button. */
+const withoutButton = (p: Part): Part => (p.kind === 'text' && p.action ? { kind: 'text', text: p.text } : p);
+
+/**
+ * The table (its rows' buttons in a column of their own), then its lines where the card has room for them (without
+ * the buttons the table already holds).
+ */
 function tableElements(part: Extract<Part, { kind: 'table' }>, state: CardState): Element[] {
   const buttons = part.table.actions?.map((a) => (a.kind === 'share' ? undefined : button(a)));
   const { element, more } = tableElement(part.table, state.tableRows, buttons);
   return [
     element,
     ...(more ? paragraph(moreRowsLine(more, part.table), { subtle: true }) : []),
-    ...(state.tableLines ? part.lines.flatMap((p) => elementsOf(p, state)) : []),
+    ...(state.tableLines ? part.lines.flatMap((p) => elementsOf(buttons ? withoutButton(p) : p, state)) : []),
   ];
 }
 

@@ -1,8 +1,8 @@
 /**
  * A neutral table (chat/content/table.ts) as the Adaptive Card `Table` element (introduced in card version 1.5:
  * https://learn.microsoft.com/en-us/adaptive-cards/schema-explorer/table): a header row (the first row, read as the
- * header by accessibility software), then a row a table row, each cell one line of text as typed (a TextRun, never
- * Markdown); numbers are right-aligned. The reference states no limit on rows or columns: what bounds a table is the
+ * header by accessibility software), then a row a table row, each cell one line of text as typed (a RichTextBlock
+ * inline, never Markdown: a bold TextRun in the header, a plain string below it); numbers are right-aligned. The reference states no limit on rows or columns: what bounds a table is the
  * card's size, and render.ts cuts its rows to fit, with a line saying how many more there are.
  */
 import type { IAdaptiveCard, IExecuteAction, IRichTextBlock, ITable } from '@microsoft/teams.cards';
@@ -11,12 +11,13 @@ import { type Align, alignOf, fitTable, type Table } from '../../chat/content/ta
 
 const ALIGN: Record<Align, 'Left' | 'Center' | 'Right'> = { left: 'Left', center: 'Center', right: 'Right' };
 
+/** A cell of text as typed: a header's a bold TextRun, a row's a plain string inline (the same text in fewer bytes). */
 const cell = (text: string, bold = false) => ({
   type: 'TableCell' as const,
   items: [
     {
       type: 'RichTextBlock',
-      inlines: [{ type: 'TextRun', text: line(text), ...(bold ? { weight: 'Bolder' as const } : {}) }],
+      inlines: [bold ? { type: 'TextRun', text: line(text), weight: 'Bolder' as const } : line(text)],
     } satisfies IRichTextBlock,
   ] as NonNullable<IAdaptiveCard['body']>,
 });

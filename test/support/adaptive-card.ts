@@ -176,8 +176,10 @@ export function validateCard(card: any, label = 'card'): string[] {
     switch (el.type) {
       case 'RichTextBlock':
         if (!Array.isArray(el.inlines) || el.inlines.length === 0) p(`${where}: no inlines`);
+        // An inline is a TextRun or a plain string (both text as typed, never Markdown).
         for (const r of el.inlines ?? [])
-          if (r?.type !== 'TextRun' || typeof r.text !== 'string') p(`${where}: inline ${JSON.stringify(r)}`);
+          if (typeof r !== 'string' && (r?.type !== 'TextRun' || typeof r.text !== 'string'))
+            p(`${where}: inline ${JSON.stringify(r)}`);
         return;
       case 'Container':
         for (const [k, item] of (el.items ?? []).entries()) checkElement(item, `${where}.items[${k}]`);

@@ -206,6 +206,7 @@ export function teamsPreview(card: { body: any[] }): string {
   const runs = (el: any) =>
     el.inlines
       .map((r: any) => {
+        if (typeof r === 'string') return html(r);
         const cls = [r.isSubtle ? 'subtle' : '', r.fontType === 'Monospace' ? 'mono' : ''].filter(Boolean).join(' ');
         let t = html(r.text);
         if (r.weight === 'Bolder') t = `<b>${t}</b>`;

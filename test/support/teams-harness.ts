@@ -87,7 +87,11 @@ export function cardText(activity: Record<string, any> | undefined): string {
       const o = node as Record<string, unknown>;
       // A RichTextBlock is one line of runs; a TextBlock one text.
       if (o.type === 'RichTextBlock' && Array.isArray(o.inlines))
-        texts.push((o.inlines as { text?: string }[]).map((r) => r.text ?? '').join(''));
+        texts.push(
+          (o.inlines as (string | { text?: string })[])
+            .map((r) => (typeof r === 'string' ? r : (r.text ?? '')))
+            .join(''),
+        );
       else if (o.type === 'TextBlock' && typeof o.text === 'string') texts.push(o.text);
       else for (const [k, v] of Object.entries(o)) if (k !== 'text') walk(v);
     }

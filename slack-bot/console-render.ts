@@ -1,9 +1,12 @@
 /**
  * Block Kit as plain terminal text: headers underlined, sections and fields as lines, context dimmed into
- * brackets, buttons listed. mrkdwn is reduced to what a terminal shows (entities decoded, `*bold*` kept
- * readable, a few emoji named).
+ * brackets, buttons listed, a chart drawn with its numbers (a sparkline per series of a line, a bar beside each
+ * number of one series; the context block of its numbers is then not repeated), a table as aligned columns. mrkdwn
+ * is reduced to what a terminal shows (entities decoded, `*bold*` kept readable, a few emoji named).
  */
-import type { Block, Message } from './blocks/kit.ts';
+import { chartAsText, tableAsText } from '../chat/content/text-charts.ts';
+import type { Block, DataVisualizationBlock, Message, TableBlock } from './blocks/kit.ts';
+import { CHART_NUMBERS_BLOCK } from './blocks/render.ts';
 
 const EMOJI: Record<string, string> = {
   ':red_circle:': '(!!)',
@@ -40,6 +43,36 @@ const indent = (text: string, pad: string) =>
     .map((l) => (l === '' ? l : pad + l))
     .join('\n');
 
+/** The chart drawn with its numbers; `title` is the first line of its numbers (the title and what fitting said). */
+function chartText(block: DataVisualizationBlock, title = block.title): string {
+  const c = block.chart;
+  const lines =
+    c.type === 'pie'
+      ? chartAsText({
+          title,
+          kind: 'pie',
+          categories: c.segments.map((s) => s.label),
+          series: [{ name: '', values: c.segments.map((s) => s.value) }],
+        })
+      : chartAsText({
+          title,
+          unit: c.axis_config.y_label,
+          kind: c.type === 'line' ? 'line' : 'bar',
+          categories: c.axis_config.categories,
+          series: c.series.map((s) => ({ name: s.name, values: s.data.map((p) => p.value) })),
+        });
+  return lines.join('\n');
+}
+
+function tableText(block: TableBlock): string {
+  const [header = [], ...rows] = block.rows.map((row) => row.map((cell) => cell.text));
+  return tableAsText(
+    header,
+    header.map((_, k) => block.column_settings?.[k]?.align ?? 'left'),
+    rows,
+  ).join('\n');
+}
+
 export function renderBlock(block: Block): string {
   switch (block.type) {
     case 'header': {
@@ -64,10 +97,27 @@ export function renderBlock(block: Block): string {
       return '-'.repeat(40);
     case 'actions':
       return `  Buttons: ${block.elements.map((b) => `[${b.text.text}]`).join(' ')}`;
+    case 'data_visualization':
+      return chartText(block);
+    case 'table':
+      return tableText(block);
   }
 }
 
+/** A chart's numbers (a context block after the chart): the chart is drawn with them, under their first line. */
+const numbersOf = (block: Block | undefined) =>
+  block?.type === 'context' && block.block_id?.startsWith(`${CHART_NUMBERS_BLOCK}:`)
+    ? mrkdwnToText(block.elements[0]?.text ?? '')
+    : null;
+
 export function renderMessage(message: Message): string {
   if (message.blocks.length === 0) return mrkdwnToText(message.text);
-  return message.blocks.map(renderBlock).join('\n');
+  const out: string[] = [];
+  message.blocks.forEach((block, k) => {
+    const numbers = block.type === 'data_visualization' ? numbersOf(message.blocks[k + 1]) : null;
+    if (block.type === 'data_visualization') out.push(chartText(block, numbers?.split('\n')[0]));
+    else if (!(numbersOf(block) !== null && message.blocks[k - 1]?.type === 'data_visualization'))
+      out.push(renderBlock(block));
+  });
+  return out.join('\n');
 }

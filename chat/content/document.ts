@@ -1,9 +1,13 @@
 /**
- * An answer as a small neutral document: a title, paragraphs, labelled fields, notes, lists of lines and the
- * actions a person can take. Built once from a report by the views; each chat platform renders it (Block Kit in
- * `slack-bot/blocks/`, an Adaptive Card in `teams-bot/cards/`, text in the console) and applies its own limits.
+ * An answer as a small neutral document: a title, paragraphs, labelled fields, notes, lists of lines, charts,
+ * tables and the actions a person can take. Built once from a report by the views; each chat platform renders it
+ * (Block Kit in `slack-bot/blocks/`, an Adaptive Card in `teams-bot/cards/`, text in the console) and applies its
+ * own limits. A chart is rendered with its numbers written beside it (`chart.ts`); a table carries the parts that
+ * list its rows as lines (`table.ts`).
  */
+import type { Chart } from './chart.ts';
 import type { Rich } from './rich.ts';
+import type { Table } from './table.ts';
 
 /** What a PDF action carries: enough to list the invoice again (its signed link lasts 15 minutes). */
 export interface PdfRef {
@@ -39,7 +43,16 @@ export type Part =
   /** Small print: how a figure is computed, a time zone, what was left out. */
   | { readonly kind: 'note'; readonly texts: readonly Rich[] }
   | { readonly kind: 'divider' }
-  | { readonly kind: 'actions'; readonly actions: readonly Action[] };
+  | { readonly kind: 'actions'; readonly actions: readonly Action[] }
+  /** A chart of the answer's numbers; rendered with its numbers beside it (two blocks in Slack). */
+  | { readonly kind: 'chart'; readonly chart: Chart }
+  /**
+   * Rows to scan (with a line for the rows a platform leaves out: two blocks in Slack), and the parts that list the
+   * same rows as lines: its text equivalent, which also holds the rows' buttons where the platform has no room for
+   * them in a table (Slack). A platform may leave the lines out where the table shows all they say (a Teams card over
+   * its size).
+   */
+  | { readonly kind: 'table'; readonly table: Table; readonly lines: readonly Part[] };
 
 export interface Content {
   /** The answer in a sentence or two: notifications, screen readers, a card's summary. */
@@ -56,3 +69,5 @@ export const field = (label: string, value: Rich): Field => ({ label, value });
 export const note = (...texts: Rich[]): Part => ({ kind: 'note', texts });
 export const divider = (): Part => ({ kind: 'divider' });
 export const actions = (items: readonly Action[]): Part => ({ kind: 'actions', actions: items });
+export const chart = (c: Chart): Part => ({ kind: 'chart', chart: c });
+export const table = (t: Table, lines: readonly Part[]): Part => ({ kind: 'table', table: t, lines });

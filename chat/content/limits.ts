@@ -4,10 +4,11 @@
  * its "…and N more" lines; each renderer still applies its own limits as a safety net (a Teams card's 28 KB).
  * Lengths are measured as the longest a renderer can make them (escaping, markup, emoji names).
  */
+import type { Part } from './document.ts';
 import { isSpan, type Rich } from './rich.ts';
 
 export const CONTENT_LIMITS = {
-  /** Parts of one answer (one Block Kit block each). */
+  /** Parts of one answer (one Block Kit block each; see `partsUsed`). */
   parts: 50,
   /** Rendered characters of one paragraph. */
   text: 3000,
@@ -19,6 +20,13 @@ export const CONTENT_LIMITS = {
   /** Rendered characters of an answer's summary. */
   summary: 3000,
 } as const;
+
+/**
+ * Blocks the parts take at the most: a chart with its numbers is two, a table with its "…and N more" line two and
+ * its lines.
+ */
+export const partsUsed = (parts: readonly Part[]): number =>
+  parts.reduce((n, p) => n + (p.kind === 'chart' ? 2 : p.kind === 'table' ? 2 + partsUsed(p.lines) : 1), 0);
 
 /** The most a piece of text can grow when rendered: `&` as `&amp;`, `<` as `&lt;`, a mention defused. */
 const GROWTH: Record<string, number> = { '&': 4, '<': 3, '>': 3, '@': 1, '*': 1, _: 1, '`': 1, '[': 1, ']': 1 };

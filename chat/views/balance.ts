@@ -1,8 +1,13 @@
-/** `/linen balance [customer]`: A/R balance and aging per customer, with the open invoices. */
+/**
+ * `/linen balance [customer]`: A/R balance and aging per customer (a bar chart of the aging buckets a currency, one
+ * series a customer), with the open invoices.
+ */
 import { type ArCustomer, type ArReport, nameList } from '../../shared/reports/index.ts';
 import type { Invoice } from '../../shared/schemas/accounting.ts';
+import { type Chart, moneySeries } from '../content/chart.ts';
 import {
   type Content,
+  chart,
   divider,
   type Field,
   field,
@@ -52,6 +57,25 @@ const agingFields = (a: ArCustomer['aging'], currency: string): Field[] => [
   field('61+ days', [money(a.d61_plus, currency)]),
 ];
 
+/** The aging buckets charted, as the fields name them. */
+const BUCKET_LABELS = ['Current', '1–30 days', '31–60 days', '61+ days'];
+
+/** The aging buckets of the customers of one currency (largest balance first): one series a customer, in its units. */
+export function agingChart(customers: readonly ArCustomer[], currency: string): Chart {
+  return {
+    kind: 'bar',
+    title: `Aging by customer (${currency.toUpperCase()})`,
+    unit: { kind: 'money', currency },
+    axis: 'fixed',
+    categories: BUCKET_LABELS,
+    series: customers.map((c) =>
+      moneySeries(line(c.customerName), [c.aging.current, c.aging.d1_30, c.aging.d31_60, c.aging.d61_plus]),
+    ),
+    nouns: { categories: 'aging buckets', series: 'customers' },
+    notes: [],
+  };
+}
+
 /** A group that owes nothing of its own: say so, and whose rows follow (a suggestion by name). */
 function groupNote(g: NonNullable<ArReport['groupWithoutOwn']>): Rich {
   const name = b(line(g.customerName));
@@ -89,6 +113,16 @@ export function balanceView(report: ArReport, opts: BalanceViewOptions): Content
     }
     parts.push(divider());
   }
+
+  for (const t of report.totals)
+    parts.push(
+      chart(
+        agingChart(
+          report.customers.filter((c) => c.currency === t.currency),
+          t.currency,
+        ),
+      ),
+    );
 
   // Each line is the API's own row for that customer; a location added for its group says so.
   const cs = take(report.customers, MAX_CUSTOMERS);

@@ -1,36 +1,71 @@
 /**
- * `/linen fillrate <customer> [days|from to] [department]`: fill rate and par met side by side, short days,
- * worst items (by par met), per-day trend.
+ * `/linen fillrate <customer> [days|from to] [department]`: fill rate and par met side by side, short days, the
+ * per-day trend as a line chart of both rates (with its par met sparkline), and the worst items (by par met) as a
+ * table and as lines.
  */
 
 import { daysInclusive } from '../../shared/dates.ts';
 import type { FillRateBucket, FillRateReport } from '../../shared/reports/index.ts';
-import { type Content, field, fields, note, type Part, text, title } from '../content/document.ts';
+import { type Chart, ratioSeries } from '../content/chart.ts';
+import { type Content, chart, field, fields, note, type Part, table, text, title } from '../content/document.ts';
 import { count, moreLine, pct, plural, take } from '../content/format.ts';
 import { chunkLines } from '../content/limits.ts';
 import { b, code, i, line, type Rich, r } from '../content/rich.ts';
+import type { Table } from '../content/table.ts';
+import { sparkline } from '../content/text-charts.ts';
 
 export const MAX_ITEMS = 15;
-export const MAX_TREND_DAYS = 14;
 
-const BARS = '▁▂▃▄▅▆▇█';
+/** Fill rate and par met of each day with a pieces par, oldest first: each as the day's Σ ÷ Σ par. */
+export function fillRateTrendChart(report: FillRateReport): Chart {
+  const days = [...report.byDay].reverse().filter((d) => d.par > 0);
+  return {
+    kind: 'line',
+    title: 'Fill rate and par met',
+    unit: { kind: 'percent' },
+    axis: 'days',
+    period: 'day',
+    categories: days.map((d) => d.date),
+    series: [
+      ratioSeries(
+        'Fill rate',
+        days.map((d) => d.delivered),
+        days.map((d) => d.par),
+      ),
+      ratioSeries(
+        'Par met',
+        days.map((d) => d.met),
+        days.map((d) => d.par),
+      ),
+    ],
+    nouns: { categories: 'days', series: 'rates' },
+    notes: [],
+  };
+}
 
-/**
- * One bar per day, scaled between the window's lowest and highest rate so that day-to-day movement shows
- * (the per-day percentages are printed beside it). Days without a usable par show `·`.
- */
-export function sparkline(rates: readonly (number | null)[]): string {
-  const known = rates.filter((r): r is number => r !== null);
-  const lo = Math.min(...known);
-  const hi = Math.max(...known);
-  const span = hi - lo;
-  return rates
-    .map((r) => {
-      if (r === null) return '·';
-      const level = span < 0.005 ? (BARS.length - 1) / 2 : ((r - lo) / span) * (BARS.length - 1);
-      return BARS[Math.round(level)];
-    })
-    .join('');
+type ItemRow = FillRateReport['byItem'][number];
+
+function worstItemsTable(items: readonly ItemRow[]): Table {
+  return {
+    title: 'Worst items (by par met)',
+    noun: 'items',
+    columns: [
+      { header: 'Item', type: 'text' },
+      { header: 'Par met', type: 'percent' },
+      { header: 'Fill rate', type: 'percent' },
+      { header: 'Short days', type: 'number' },
+      { header: 'Delivered', type: 'number' },
+      { header: 'Par', type: 'number' },
+    ],
+    rows: items.map((it) => [
+      line(it.itemName),
+      pct(it.parMet, 1),
+      pct(it.fillRate, 1),
+      `${count(it.shortDays)} of ${count(it.daysWithPar)}`,
+      count(it.delivered),
+      count(it.par),
+    ]),
+  };
 }
 
 export interface FillRateViewOptions {
@@ -71,17 +106,15 @@ export function fillRateView(r0: FillRateReport, opts: FillRateViewOptions): Con
     ]),
   );
 
-  // Per-day trend of par met, oldest first.
+  // Per-day trend, oldest first: both rates charted (their numbers beside the chart), par met as a sparkline.
   const byDay = [...r0.byDay].reverse();
+  const trend = fillRateTrendChart(r0);
+  if (trend.categories.length) parts.push(chart(trend));
   parts.push(
     text(
       r`${b('Par met trend')} ${code(sparkline(byDay.map((d) => d.parMet)))} (${byDay[0]!.date} → ${byDay[byDay.length - 1]!.date}, days with deliveries)`,
     ),
   );
-  const recent = byDay
-    .slice(-MAX_TREND_DAYS)
-    .map((d) => `${d.date.slice(5)} ${pct(d.parMet)}${d.shortDays ? ' short' : ''}`);
-  parts.push(note([recent.join(' · ')]));
 
   // Worst items first (by par met); items without a usable par last.
   const withPar = r0.byItem
@@ -89,16 +122,15 @@ export function fillRateView(r0: FillRateReport, opts: FillRateViewOptions): Con
     .sort((a, c) => a.parMet! - c.parMet! || a.fillRate! - c.fillRate! || a.itemName.localeCompare(c.itemName));
   const noPar = r0.byItem.filter((it) => it.parMet === null);
   const { shown, more } = take(withPar, MAX_ITEMS);
-  const list: Rich[] = [
-    r`${b('Worst items first')} (par met · fill rate)`,
-    ...shown.map(
-      (it) =>
-        r`${code(pct(it.parMet, 1).padStart(6, ' '))} ${line(it.itemName)}: fill ${pct(it.fillRate, 1)}, ${shortText(it)}, ${count(it.delivered)} of ${count(it.par)}`,
-    ),
-  ];
-  if (more) list.push([moreLine(more, 'items')]);
+  const heading = r`${b('Worst items first')} (par met · fill rate)`;
+  const rows: Rich[] = shown.map(
+    (it) =>
+      r`${code(pct(it.parMet, 1).padStart(6, ' '))} ${line(it.itemName)}: fill ${pct(it.fillRate, 1)}, ${shortText(it)}, ${count(it.delivered)} of ${count(it.par)}`,
+  );
+  const rest: Rich[] = [];
+  if (more) rest.push([moreLine(more, 'items')]);
   if (noPar.length)
-    list.push([
+    rest.push([
       i(
         `${plural(noPar.length, 'item')} without a pieces par: ${noPar
           .slice(0, 5)
@@ -106,7 +138,15 @@ export function fillRateView(r0: FillRateReport, opts: FillRateViewOptions): Con
           .join(', ')}${noPar.length > 5 ? ', …' : ''}`,
       ),
     ]);
-  for (const chunk of chunkLines(list)) parts.push(text(chunk));
+  if (shown.length) {
+    parts.push(
+      table(
+        worstItemsTable(shown),
+        chunkLines([heading, ...rows]).map((chunk) => text(chunk)),
+      ),
+    );
+    for (const chunk of chunkLines(rest)) parts.push(text(chunk));
+  } else for (const chunk of chunkLines([heading, ...rest])) parts.push(text(chunk));
 
   const worst = withPar[0];
   return {

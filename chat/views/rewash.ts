@@ -1,11 +1,30 @@
-/** `/linen rewash <customer> [days | from to]`: rewash pounds against soil pounds, split by fault. */
+/**
+ * `/linen rewash <customer> [days | from to]`: rewash pounds against soil pounds, split by fault (charted as a
+ * donut where the organization shows the split).
+ */
 import { daysInclusive } from '../../shared/dates.ts';
 import type { RewashRate } from '../../shared/reports/index.ts';
-import { type Content, field, fields, note, type Part, text, title } from '../content/document.ts';
+import type { Chart } from '../content/chart.ts';
+import { type Content, chart, field, fields, note, type Part, text, title } from '../content/document.ts';
 import { count, pct, plural } from '../content/format.ts';
 import { icon, line } from '../content/rich.ts';
 
 const lb = (x: number) => `${x.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} lb`;
+
+/** The fault split's pounds (soil fault, processing error), where the batches show it; null where they do not. */
+export function faultSplitChart(r: RewashRate): Chart | null {
+  if (r.splitHidden || r.soilFaultLb === null || r.errorFaultLb === null) return null;
+  return {
+    kind: 'donut',
+    title: 'Rewash by fault',
+    unit: { kind: 'pounds' },
+    axis: 'fixed',
+    categories: ['Soil fault', 'Processing error'],
+    series: [{ name: 'Rewash', values: [r.soilFaultLb, r.errorFaultLb] }],
+    nouns: { categories: 'faults', series: 'series' },
+    notes: [],
+  };
+}
 
 export function rewashView(r: RewashRate, opts: { customerName: string }): Content {
   const who = line(opts.customerName);
@@ -27,6 +46,8 @@ export function rewashView(r: RewashRate, opts: { customerName: string }): Conte
       field('Soil manifests', [count(r.manifests)]),
     ]),
   );
+  const split = faultSplitChart(r);
+  if (split) parts.push(chart(split));
   if (r.splitHidden)
     parts.push(
       text([
@@ -45,8 +66,8 @@ export function rewashView(r: RewashRate, opts: { customerName: string }): Conte
       'Rewash = held pounds of the rewash batches discovered in the window; soil = soil pounds of the normal manifests delivered in it.',
     ]),
   );
-  const split = r.splitHidden
+  const splitText = r.splitHidden
     ? 'fault split hidden'
     : `processing error ${pct(r.errorFaultRate, 2)}, soil ${pct(r.soilFaultRate, 2)}`;
-  return { summary: [`Rewash for ${who}: ${pct(r.rate, 2)} of soil pounds (${split}), ${win}.`], parts };
+  return { summary: [`Rewash for ${who}: ${pct(r.rate, 2)} of soil pounds (${splitText}), ${win}.`], parts };
 }

@@ -1,6 +1,10 @@
-/** `/linen short [customer] [department | unit]`: what is missing right now, by unit and item, worst first. */
+/**
+ * `/linen short [customer] [department | unit]`: what is missing right now, by unit and item, worst first, with a
+ * bar chart of the pieces missing by unit (the worst units first).
+ */
 import type { ShortToday } from '../../shared/reports/index.ts';
-import { type Content, note, type Part, text, title } from '../content/document.ts';
+import type { Chart } from '../content/chart.ts';
+import { type Content, chart, note, type Part, text, title } from '../content/document.ts';
 import { count, humanize, moreLine, plural, take } from '../content/format.ts';
 import { chunkLines } from '../content/limits.ts';
 import { b, icon, line, type Rich, r } from '../content/rich.ts';
@@ -12,6 +16,31 @@ export interface ShortViewOptions {
   customerNames: ReadonlyMap<string, string>;
   /** The customer asked for, when one was. */
   customerName?: string | undefined;
+}
+
+/** Pieces missing by unit (Σ of its lines), the worst units first; a unit names its customer when several are shown. */
+export function missingByUnitChart(report: ShortToday, opts: ShortViewOptions): Chart {
+  const several = !opts.customerName;
+  const units = new Map<string, { name: string; missing: number }>();
+  for (const l of report.lines) {
+    const key = `${l.customerId}\u0000${l.unitId ?? ''}`;
+    const unit = line(l.unitName ?? 'No unit');
+    const name = several ? `${unit} (${line(opts.customerNames.get(l.customerId) ?? l.customerId)})` : unit;
+    const u = units.get(key) ?? { name, missing: 0 };
+    u.missing += l.missing;
+    units.set(key, u);
+  }
+  const worst = [...units.values()].sort((a, b) => b.missing - a.missing || a.name.localeCompare(b.name));
+  return {
+    kind: 'bar',
+    title: 'Pieces missing by unit',
+    unit: { kind: 'count', noun: 'pieces' },
+    axis: 'ranked',
+    categories: worst.map((u) => u.name),
+    series: [{ name: 'Missing', values: worst.map((u) => u.missing) }],
+    nouns: { categories: 'units', series: 'series' },
+    notes: [],
+  };
 }
 
 export function shortView(report: ShortToday, opts: ShortViewOptions): Content {
@@ -34,6 +63,7 @@ export function shortView(report: ShortToday, opts: ShortViewOptions): Content {
       r`${b(count(report.missing))} pieces missing in ${plural(report.lines.length, 'unit item', 'unit items')}, from the latest count of ${plural(report.carts, 'cart')} (${days}${pending}). Missing = required at the count − delivered since; worst first.`,
     ),
   );
+  parts.push(chart(missingByUnitChart(report, opts)));
   const several = !opts.customerName;
   const { shown, more } = take(report.lines, MAX_SHORT_LINES);
   const list: Rich[] = shown.map((l) => {

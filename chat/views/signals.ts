@@ -1,11 +1,15 @@
-/** `/linen signals [kind] [customer]`: open and acknowledged signals by customer and department. */
+/**
+ * `/linen signals [kind] [customer]`: open and acknowledged signals by customer and department, as a table and as
+ * lines.
+ */
 import { groupSignals, SHORTFALL_KINDS } from '../../shared/reports/index.ts';
 import type { Customer } from '../../shared/schemas/customers.ts';
 import type { InventorySignal } from '../../shared/schemas/inventory.ts';
-import { type Content, note, type Part, text, title } from '../content/document.ts';
+import { type Content, note, type Part, table, text, title } from '../content/document.ts';
 import { count, humanize, moreLine, plural, take } from '../content/format.ts';
-import { CONTENT_LIMITS, chunkLines } from '../content/limits.ts';
+import { CONTENT_LIMITS, chunkLines, partsUsed } from '../content/limits.ts';
 import { b, type Icon, i, icon, joinRich, line, type Rich, r } from '../content/rich.ts';
+import type { Table } from '../content/table.ts';
 
 export const MAX_GROUPS = 20;
 export const MAX_LINES_PER_GROUP = 12;
@@ -69,6 +73,31 @@ export function signalLine(s: InventorySignal): Rich {
   }`;
 }
 
+/** The signals listed, as a table: severity, kind, customer › department, item, summary. */
+function signalsTable(sections: readonly Section[], opts: SignalsViewOptions): Table {
+  return {
+    title: 'Inventory signals',
+    noun: 'signals',
+    columns: [
+      { header: 'Severity', type: 'text' },
+      { header: 'Kind', type: 'text' },
+      { header: 'Customer › department', type: 'text' },
+      { header: 'Item', type: 'text' },
+      { header: 'Summary', type: 'text' },
+    ],
+    rows: sections.flatMap((sec) =>
+      sec.signals.map((s) => [
+        `${humanize(line(s.severity))}${s.status === 'acknowledged' ? ' (acknowledged)' : ''}`,
+        humanize(line(s.kind)),
+        `${line(sec.customerName)}${sec.departmentName ? ` › ${line(sec.departmentName)}` : ''}`,
+        s.item_name ? line(s.item_name) : 'all items',
+        line(s.summary),
+      ]),
+    ),
+    command: `signals ${opts.kind ? line(opts.kind) : '<kind>'} ${opts.customerName ? line(opts.customerName) : '<customer>'}`,
+  };
+}
+
 export interface SignalsViewOptions {
   kind?: string | undefined;
   customerName?: string | undefined;
@@ -94,19 +123,22 @@ export function signalsView(
       `${plural(signals.length, 'signal')} (${plural(shortfalls, 'shortfall')}) in ${plural(sections.length, 'group')}; shortfalls first, then by severity.`,
     ]),
   );
-  // Room for the groups: the limit less the title, the summary, a "more" line and the share button.
-  const budget = CONTENT_LIMITS.parts - parts.length - 2;
-  let shownGroups = 0;
+  // Room for the groups: the limit less the title, the note, the table, a "more" line and the share button.
+  const budget = CONTENT_LIMITS.parts - partsUsed(parts) - 2 - 2;
+  const groupParts: Part[] = [];
+  const listed: Section[] = [];
   for (const s of sections.slice(0, MAX_GROUPS)) {
     const heading = r`${b(line(s.customerName))}${s.departmentName ? ` › ${line(s.departmentName)}` : ''}`;
-    const listed = take(s.signals, MAX_LINES_PER_GROUP);
-    const body: Rich[] = [heading, ...listed.shown.map(signalLine)];
-    if (listed.more) body.push([moreLine(listed.more, 'signals')]);
+    const taken = take(s.signals, MAX_LINES_PER_GROUP);
+    const body: Rich[] = [heading, ...taken.shown.map(signalLine)];
+    if (taken.more) body.push([moreLine(taken.more, 'signals')]);
     const chunks = chunkLines(body);
-    if (parts.length - 2 + chunks.length > budget) break;
-    for (const chunk of chunks) parts.push(text(chunk));
-    shownGroups++;
+    if (groupParts.length + chunks.length > budget) break;
+    for (const chunk of chunks) groupParts.push(text(chunk));
+    listed.push({ ...s, signals: taken.shown });
   }
+  const shownGroups = listed.length;
+  parts.push(table(signalsTable(listed, opts), groupParts));
   const moreGroups = sections.length - shownGroups;
   if (moreGroups) parts.push(note([moreLine(moreGroups, 'groups', '(name a customer or a kind to narrow the list)')]));
   const first = sections[0]!;

@@ -1,12 +1,13 @@
-/** `/linen ticket <number>` and `/linen tickets [status]`. */
+/** `/linen ticket <number>` and `/linen tickets [status]` (a table of the tickets listed, and their lines). */
 import type { TicketWithLabel } from '../../shared/reports/index.ts';
 import { ticketStatusLabel } from '../../shared/reports/index.ts';
 import type { QualityTicket } from '../../shared/schemas/quality.ts';
 import type { TicketFilter } from '../commands/tickets.ts';
-import { type Content, field, fields, note, type Part, text, title } from '../content/document.ts';
+import { type Content, field, fields, note, type Part, table, text, title } from '../content/document.ts';
 import { humanize, moreLine, plural, take, when } from '../content/format.ts';
 import { CONTENT_LIMITS, chunkLines, truncateRich } from '../content/limits.ts';
 import { b, command, type Icon, icon, line, quote, type Rich, r } from '../content/rich.ts';
+import type { Table } from '../content/table.ts';
 
 export const MAX_EVENTS = 15;
 export const MAX_TICKETS = 30;
@@ -68,6 +69,46 @@ export function ticketLine(t: QualityTicket, timeZone: string, customerName?: st
   return r`${status ? icon(status) : '•'} ${b(line(t.ticket_number))}${who} · ${line(ticketStatusLabel(t))} · ${line(t.kind_label)} · opened ${when(t.created_at, timeZone).slice(0, 10)}: ${line(t.subject)}`;
 }
 
+/** When a ticket last changed: the latest of its own times and of its updates. */
+export function lastUpdated(t: QualityTicket): string {
+  const times = [
+    t.created_at,
+    t.acknowledged_at,
+    t.resolved_at,
+    t.last_correspondence_at,
+    ...t.customer_visible_events.map((e) => e.created_at),
+  ].filter((x): x is string => typeof x === 'string');
+  return times.reduce((a, c) => (Date.parse(c) > Date.parse(a) ? c : a));
+}
+
+function ticketsTable(
+  tickets: readonly (QualityTicket & { customerId?: string })[],
+  filter: TicketFilter,
+  timeZone: string,
+  opts: TicketsViewOptions,
+  several: boolean,
+): Table {
+  return {
+    title: FILTER_TITLE[filter],
+    noun: 'tickets',
+    columns: [
+      { header: 'Ticket', type: 'text' },
+      ...(several ? [{ header: 'Customer', type: 'text' as const }] : []),
+      { header: 'Status', type: 'text' },
+      { header: 'Opened', type: 'date' },
+      { header: 'Updated', type: 'date' },
+    ],
+    rows: tickets.map((t) => [
+      line(t.ticket_number),
+      ...(several ? [line((t.customerId && opts.customerNames?.get(t.customerId)) || '')] : []),
+      line(ticketStatusLabel(t)),
+      when(t.created_at, timeZone).slice(0, 10),
+      when(lastUpdated(t), timeZone).slice(0, 10),
+    ]),
+    command: `tickets ${opts.customerName ? `"${line(opts.customerName)}"` : '<customer>'}${filter === 'open' ? '' : ` ${filter}`}`,
+  };
+}
+
 export interface TicketsViewOptions {
   /** Customer names by id: each ticket of a listing across customers names its customer. */
   customerNames?: ReadonlyMap<string, string> | undefined;
@@ -98,8 +139,13 @@ export function ticketsView(
   const list = shown.map((t) =>
     ticketLine(t, timeZone, several && t.customerId ? opts.customerNames?.get(t.customerId) : undefined),
   );
-  if (more) list.push([moreLine(more, 'tickets')]);
-  for (const chunk of chunkLines(list)) parts.push(text(chunk));
+  parts.push(
+    table(
+      ticketsTable(shown, filter, timeZone, opts, several),
+      chunkLines(list).map((chunk) => text(chunk)),
+    ),
+  );
+  if (more) parts.push(text([moreLine(more, 'tickets')]));
   parts.push(
     note(r`${plural(tickets.length, 'ticket')}, newest first. ${command('ticket <number>')} shows one in full.`),
   );

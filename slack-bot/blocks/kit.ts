@@ -36,6 +36,7 @@ export interface SectionBlock {
 
 export interface ContextBlock {
   type: 'context';
+  block_id?: string;
   elements: Mrkdwn[];
 }
 
@@ -49,7 +50,61 @@ export interface ActionsBlock {
   elements: Button[];
 }
 
-export type Block = HeaderBlock | SectionBlock | ContextBlock | DividerBlock | ActionsBlock;
+/** A point of a line, bar or area chart: its category (`label`) and value. */
+export interface DataPoint {
+  label: string;
+  value: number;
+}
+
+export interface DataSeries {
+  name: string;
+  data: DataPoint[];
+}
+
+export interface AxisConfig {
+  categories: string[];
+  x_label?: string;
+  y_label?: string;
+}
+
+export type ChartPayload =
+  | { type: 'pie'; segments: DataPoint[] }
+  | { type: 'line' | 'bar' | 'area'; series: DataSeries[]; axis_config: AxisConfig };
+
+/** https://docs.slack.dev/reference/block-kit/blocks/data-visualization-block */
+export interface DataVisualizationBlock {
+  type: 'data_visualization';
+  block_id?: string;
+  title: string;
+  chart: ChartPayload;
+}
+
+export interface RawTextCell {
+  type: 'raw_text';
+  text: string;
+}
+
+export interface ColumnSetting {
+  align?: 'left' | 'center' | 'right';
+  is_wrapped?: boolean;
+}
+
+/** https://docs.slack.dev/reference/block-kit/blocks/table-block (the first row is the header). */
+export interface TableBlock {
+  type: 'table';
+  block_id?: string;
+  column_settings?: ColumnSetting[];
+  rows: RawTextCell[][];
+}
+
+export type Block =
+  | HeaderBlock
+  | SectionBlock
+  | ContextBlock
+  | DividerBlock
+  | ActionsBlock
+  | DataVisualizationBlock
+  | TableBlock;
 
 /** What every handler returns: Block Kit plus the `text` fallback (notifications, screen readers). */
 export interface Message {

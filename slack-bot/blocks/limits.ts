@@ -80,6 +80,10 @@ function fitBlock(block: Block): Block {
       return { ...block, elements: block.elements.slice(0, LIMITS.actionsElements).map(fitButton) };
     case 'divider':
       return block;
+    // Charts and tables are fitted to their own limits as they are rendered (charts.ts, tables.ts).
+    case 'data_visualization':
+    case 'table':
+      return block;
   }
 }
 

@@ -1,10 +1,27 @@
 /**
  * A neutral answer (chat/content) as Block Kit: rich text as escaped mrkdwn, icons as Slack emoji, commands as
- * `/linen ...` in code, actions as buttons whose action_ids the listeners know. Slack's limits are applied by
+ * `/linen ...` in code, actions as buttons whose action_ids the listeners know, a chart as a data visualization
+ * block with its numbers in a context block under it, a table as a table block. Slack's limits are applied by
  * `fitMessage` after rendering.
+ *
+ * Charts and tables degrade within Slack's limits (charts.ts, tables.ts) in this order, never sending what Slack
+ * would refuse, and every step is said in the message:
+ * 1. a chart's days past 20 points are charted by week, then by month ("By week: …" beside its numbers);
+ * 2. its ranked categories past 20 are the first 20 ("N more units not charted");
+ * 3. its series past 6 are the first 5 and "Others" summed (or, where values do not add up, the first 6);
+ * 4. a pie's slices at or below zero are not drawn, past 6 the last ones are "Others";
+ * 5. a third chart of a message is not drawn: its numbers are written as for any chart;
+ * 6. a table's rows past 99 (and the header) or past 10,000 characters are cut, with "…and N more … not in this
+ *    table: `/linen …` lists them."; a second table of a message is left to its lines (every table's rows are also
+ *    written as lines under it, which hold the rows' buttons: a table cell holds none);
+ * 7. the message past 50 blocks keeps its first blocks and says how many were left out (`fitMessage`).
  */
+import { chartNumbers, fitChart, isDrawable, NO_CHART_LIMITS } from '../../chat/content/chart.ts';
 import type { Action, Content, Part } from '../../chat/content/document.ts';
-import type { Icon, Rich, Span } from '../../chat/content/rich.ts';
+import { chunkLines } from '../../chat/content/limits.ts';
+import { type Icon, type Rich, rich, type Span } from '../../chat/content/rich.ts';
+import { moreRowsLine, type Table } from '../../chat/content/table.ts';
+import { dataVisualization, MAX_CHARTS, SLACK_CHART_LIMITS } from './charts.ts';
 import {
   actions,
   type Block,
@@ -17,8 +34,9 @@ import {
   type Message,
   section,
 } from './kit.ts';
-import { fitMessage } from './limits.ts';
+import { fitMessage, LIMITS, truncate } from './limits.ts';
 import { code, esc, plain } from './mrkdwn.ts';
+import { MAX_TABLES, tableBlock } from './tables.ts';
 
 /** The slash command every command is typed after. */
 export const SLASH_COMMAND = '/linen';
@@ -93,8 +111,16 @@ export function plainOf(text: Rich): string {
   );
 }
 
-/** Buttons are numbered per kind in the message, so every action_id in it is distinct. */
-class Buttons {
+/** The block_id prefix of a chart's numbers (the console writes them with the chart instead). */
+export const CHART_NUMBERS_BLOCK = 'linen_chart_numbers';
+
+/**
+ * What one message has drawn so far: buttons are numbered per kind, so every action_id in it is distinct; charts
+ * and tables are counted against the message's limits.
+ */
+class MessageState {
+  charts = 0;
+  tables = 0;
   readonly #seen = new Map<Action['kind'], number>();
   button(a: Action): Button {
     const n = this.#seen.get(a.kind) ?? 0;
@@ -113,12 +139,43 @@ class Buttons {
 /** The block_id of a row of buttons: the share footer and the customer choices are found by it. */
 const blockIdOf = (as: readonly Action[]) => (as.every((a) => a.kind === 'share') ? 'linen_footer' : 'linen_choose');
 
-function blocksOf(part: Part, buttons: Buttons): Block[] {
+/** A chart within Slack's limits and its numbers (a third chart of a message: its numbers alone). */
+function chartBlocks(part: Extract<Part, { kind: 'chart' }>, state: MessageState): Block[] {
+  const n = state.charts++;
+  const drawn = n < MAX_CHARTS;
+  const c = fitChart(part.chart, drawn ? SLACK_CHART_LIMITS : NO_CHART_LIMITS);
+  const numbers = drawn ? c : { ...c, notes: [...c.notes, `not drawn: a Slack message holds ${MAX_CHARTS} charts`] };
+  const blocks: Block[] = drawn && isDrawable(c) ? [dataVisualization(c)] : [];
+  blocks.push({
+    ...context(truncate(mrkdwn(chartNumbers(numbers)), LIMITS.contextText)),
+    block_id: `${CHART_NUMBERS_BLOCK}:${n}`,
+  });
+  return blocks;
+}
+
+/** The table as lines `cell · cell · …` under its title, for a message that already holds its one table. */
+const tableLines = (t: Table): Rich[] => [
+  [{ style: 'bold', content: [t.title] }],
+  ...t.rows.map((row) => rich(row.join(' · '))),
+];
+
+/** The table (within Slack's limits) and then its lines, which hold the rows' buttons. */
+function tableBlocks(part: Extract<Part, { kind: 'table' }>, state: MessageState): Block[] {
+  const lines = part.lines.flatMap((p) => blocksOf(p, state));
+  if (state.tables++ >= MAX_TABLES) {
+    // Its rows are written as lines already; a table without them is written out here.
+    return lines.length ? lines : chunkLines(tableLines(part.table)).map((t) => section(mrkdwn(t)));
+  }
+  const { block, more } = tableBlock(part.table);
+  return [block, ...(more ? [context(mrkdwn(moreRowsLine(more, part.table)))] : []), ...lines];
+}
+
+function blocksOf(part: Part, state: MessageState): Block[] {
   switch (part.kind) {
     case 'title':
       return [header(plain(part.text))];
     case 'text':
-      return [section(mrkdwn(part.text), part.action && buttons.button(part.action))];
+      return [section(mrkdwn(part.text), part.action && state.button(part.action))];
     case 'fields':
       return [
         fields(
@@ -133,10 +190,14 @@ function blocksOf(part: Part, buttons: Buttons): Block[] {
     case 'actions':
       return [
         actions(
-          part.actions.map((a) => buttons.button(a)),
+          part.actions.map((a) => state.button(a)),
           blockIdOf(part.actions),
         ),
       ];
+    case 'chart':
+      return chartBlocks(part, state);
+    case 'table':
+      return tableBlocks(part, state);
   }
 }
 
@@ -147,6 +208,6 @@ export function toSlackMessage(content: Content): Message {
 
 /** The answer as a Slack message (before `fitMessage`). */
 export function toBlockKit(content: Content): Message {
-  const buttons = new Buttons();
-  return { text: mrkdwn(content.summary), blocks: content.parts.flatMap((p) => blocksOf(p, buttons)) };
+  const state = new MessageState();
+  return { text: mrkdwn(content.summary), blocks: content.parts.flatMap((p) => blocksOf(p, state)) };
 }

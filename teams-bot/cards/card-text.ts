@@ -1,8 +1,12 @@
 /**
  * An Adaptive Card as plain terminal text, for the console's Teams view (`npm start -- --teams`): what a person sees
  * in Teams, read from the card itself. The first bold run of the card is its title, underlined; label-and-value
- * columns become `label: value` lines; subtle text is indented; separators are rules; buttons are listed.
+ * columns become `label: value` lines; subtle text is indented; separators are rules; buttons are listed; a chart is
+ * drawn with its numbers (under the first line of the numbers written after it, which are then not repeated); a
+ * table is aligned columns.
  */
+import { chartAsText, tableAsText } from '../../chat/content/text-charts.ts';
+import { CHART_NUMBERS_ID } from './render.ts';
 
 type Node = Record<string, unknown>;
 
@@ -16,6 +20,58 @@ const isTitle = (block: Node) =>
 function actionsText(actions: Node[]): string {
   return `  Buttons: ${actions.map((a) => `[${String(a.title ?? '')}]`).join(' ')}`;
 }
+
+const nodes = (x: unknown): Node[] => (Array.isArray(x) ? (x as Node[]) : []);
+const num = (x: unknown) => (typeof x === 'number' ? x : Number(x));
+
+/** A Teams chart element drawn as text, under `title` (the first line of its numbers) or its own title. */
+function chartText(el: Node, title = String(el.title ?? '')): string[] {
+  const type = String(el.type);
+  if (type === 'Chart.Pie' || type === 'Chart.Donut') {
+    const data = nodes(el.data);
+    return chartAsText({
+      title,
+      kind: 'pie',
+      categories: data.map((d) => String(d.legend ?? '')),
+      series: [{ name: '', values: data.map((d) => num(d.value)) }],
+    });
+  }
+  const unit = el.yAxisTitle ? String(el.yAxisTitle) : undefined;
+  if (type === 'Chart.Line' || type === 'Chart.VerticalBar.Grouped') {
+    const series = nodes(el.data);
+    return chartAsText({
+      title,
+      unit,
+      kind: type === 'Chart.Line' ? 'line' : 'bar',
+      categories: nodes(series[0]?.values).map((v) => String(v.x)),
+      series: series.map((s) => ({ name: String(s.legend ?? ''), values: nodes(s.values).map((v) => num(v.y)) })),
+    });
+  }
+  const data = nodes(el.data);
+  return chartAsText({
+    title,
+    unit,
+    kind: 'bar',
+    categories: data.map((d) => String(d.x)),
+    series: [{ name: '', values: data.map((d) => num(d.y)) }],
+  });
+}
+
+function tableText(el: Node): string[] {
+  // A cell's button is written as the button alone: `[PDF]`.
+  const cellText = (item: Node) =>
+    item.type === 'ActionSet' ? nodes(item.actions).map((a) => `[${String(a.title ?? '')}]`) : elementText(item);
+  const [header = [], ...rows] = nodes(el.rows).map((row) =>
+    nodes(row.cells).map((cell) => nodes(cell.items).flatMap(cellText).join(' ').trim()),
+  );
+  const aligns = nodes(el.columns).map((c) =>
+    c.horizontalCellContentAlignment === 'Right' ? ('right' as const) : ('left' as const),
+  );
+  return tableAsText(header, aligns, rows);
+}
+
+const isNumbers = (el: Node | undefined) =>
+  el?.type === 'Container' && typeof el.id === 'string' && el.id.startsWith(CHART_NUMBERS_ID);
 
 function elementText(el: Node): string[] {
   const out: string[] = [];
@@ -54,7 +110,11 @@ function elementText(el: Node): string[] {
     case 'ActionSet':
       out.push(actionsText((el.actions as Node[] | undefined) ?? []));
       break;
+    case 'Table':
+      out.push(...tableText(el));
+      break;
     default:
+      if (String(el.type).startsWith('Chart.')) out.push(...chartText(el));
       break;
   }
   return out;
@@ -62,5 +122,13 @@ function elementText(el: Node): string[] {
 
 export function cardToText(card: unknown): string {
   const body = ((card as Node | undefined)?.body as Node[] | undefined) ?? [];
-  return body.flatMap(elementText).join('\n');
+  return body
+    .flatMap((el, k) => {
+      const next = body[k + 1];
+      if (String(el.type).startsWith('Chart.') && isNumbers(next))
+        return chartText(el, elementText(nodes(next!.items)[0] ?? {})[0]?.trim());
+      if (isNumbers(el) && String(body[k - 1]?.type).startsWith('Chart.')) return [];
+      return elementText(el);
+    })
+    .join('\n');
 }

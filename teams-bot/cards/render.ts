@@ -4,12 +4,25 @@
  * the API shows as typed, whatever characters it holds, and cannot become a link or a mention. The card is plain JSON
  * typed by the library's interfaces (its classes write every default out, four times the bytes). Icons are emoji,
  * commands are written as typed in Teams (no slash), fields are label-and-value columns, and actions are
- * `Action.Execute` buttons the bot answers (`card.action`). A card over Teams' size limit keeps its first parts and
- * says how many were left out.
+ * `Action.Execute` buttons the bot answers (`card.action`), a chart as a Teams chart element with its numbers under
+ * it (charts.ts), a table as a `Table` element (tables.ts).
+ *
+ * Within Teams' limits, in this order, each step said on the card:
+ * 1. a chart's series (or a pie's slices) past the nine colours that tell them apart: the first eight and "Others"
+ *    summed (or, where values do not add up, the first nine); its days are charted by week, then by month, where
+ *    the numbers of each day would not fit a paragraph beside the chart (`fitChart`);
+ * 2. a card over Teams' size limit first leaves out its tables' lines (the same rows written out: the table shows
+ *    them, the rows' buttons in a column of their own);
+ * 3. then cuts its tables' rows to the most that fit, with "…and N more … not in this table: `…` lists them.";
+ * 4. then keeps its first parts and says how many were left out.
  */
 import type { IAdaptiveCard, IExecuteAction, IRichTextBlock, ITextRun } from '@microsoft/teams.cards';
+import { chartNumbers, fitChart, isDrawable } from '../../chat/content/chart.ts';
 import type { Action, Content, Part } from '../../chat/content/document.ts';
 import type { Icon, Inline, Rich } from '../../chat/content/rich.ts';
+import { moreRowsLine } from '../../chat/content/table.ts';
+import { chartElement, TEAMS_CHART_LIMITS } from './charts.ts';
+import { tableElement } from './tables.ts';
 
 /** Card JSON above this is refused by Teams (28 KB for a bot message); a margin keeps the activity's own fields. */
 export const CARD_BYTES = 26 * 1024;
@@ -50,6 +63,9 @@ type Element = NonNullable<IAdaptiveCard['body']>[number];
 
 const run = (text: string, extra: Partial<ITextRun> = {}): ITextRun => ({ type: 'TextRun', text, ...extra });
 
+const sameStyle = (a: ITextRun, b: ITextRun) =>
+  a.weight === b.weight && a.italic === b.italic && a.fontType === b.fontType && a.isSubtle === b.isSubtle;
+
 /** Rich text as runs of one style each, line by line (a line break starts a new line of runs). */
 function runsOf(text: Rich, style: Style = {}, lines: ITextRun[][] = [[]]): ITextRun[][] {
   const push = (t: string, s: Style) => {
@@ -57,14 +73,17 @@ function runsOf(text: Rich, style: Style = {}, lines: ITextRun[][] = [[]]): ITex
     parts.forEach((piece, idx) => {
       if (idx > 0) lines.push([]);
       if (piece === '') return;
-      lines[lines.length - 1]!.push(
-        run(piece, {
-          ...(s.bold ? { weight: 'Bolder' as const } : {}),
-          ...(s.italic ? { italic: true } : {}),
-          ...(s.mono ? { fontType: 'Monospace' as const } : {}),
-          ...(s.subtle ? { isSubtle: true } : {}),
-        }),
-      );
+      const next = run(piece, {
+        ...(s.bold ? { weight: 'Bolder' as const } : {}),
+        ...(s.italic ? { italic: true } : {}),
+        ...(s.mono ? { fontType: 'Monospace' as const } : {}),
+        ...(s.subtle ? { isSubtle: true } : {}),
+      });
+      // A run of the same style as the one before it joins it: the same text in fewer bytes of the card.
+      const current = lines[lines.length - 1]!;
+      const last = current[current.length - 1];
+      if (last && sameStyle(last, next)) current[current.length - 1] = { ...last, text: last.text + next.text };
+      else current.push(next);
     });
   };
   for (const p of text as readonly Inline[]) {
@@ -118,7 +137,49 @@ function button(a: Exclude<Action, { kind: 'share' }>): IExecuteAction {
 const usable = (actions: readonly Action[]) =>
   actions.filter((a): a is Exclude<Action, { kind: 'share' }> => a.kind !== 'share');
 
-function elementsOf(part: Part): Element[] {
+/** The id prefix of the container of a chart's numbers (the console writes them with the chart instead). */
+export const CHART_NUMBERS_ID = 'linen_chart_numbers';
+
+/**
+ * What one card has drawn so far, and what its tables may show: their lines (left out when the card is over its
+ * size), and how many rows (cut after that).
+ */
+interface CardState {
+  charts: number;
+  readonly tableLines: boolean;
+  readonly tableRows: number;
+}
+
+/** A chart within Teams' limits, and its numbers as small print in a container of their own. */
+function chartElements(part: Extract<Part, { kind: 'chart' }>, state: CardState): Element[] {
+  const n = state.charts++;
+  const c = fitChart(part.chart, TEAMS_CHART_LIMITS);
+  const numbers: Element = {
+    type: 'Container',
+    id: `${CHART_NUMBERS_ID}_${n}`,
+    items: paragraph(chartNumbers(c), { subtle: true }),
+  };
+  return isDrawable(c) ? [chartElement(c), numbers] : [numbers];
+}
+
+/** A line without its button, where the table row above holds the same button. */
+const withoutButton = (p: Part): Part => (p.kind === 'text' && p.action ? { kind: 'text', text: p.text } : p);
+
+/**
+ * The table (its rows' buttons in a column of their own), then its lines where the card has room for them (without
+ * the buttons the table already holds).
+ */
+function tableElements(part: Extract<Part, { kind: 'table' }>, state: CardState): Element[] {
+  const buttons = part.table.actions?.map((a) => (a.kind === 'share' ? undefined : button(a)));
+  const { element, more } = tableElement(part.table, state.tableRows, buttons);
+  return [
+    element,
+    ...(more ? paragraph(moreRowsLine(more, part.table), { subtle: true }) : []),
+    ...(state.tableLines ? part.lines.flatMap((p) => elementsOf(buttons ? withoutButton(p) : p, state)) : []),
+  ];
+}
+
+function elementsOf(part: Part, state: CardState): Element[] {
   switch (part.kind) {
     case 'title':
       return [
@@ -172,6 +233,10 @@ function elementsOf(part: Part): Element[] {
       const actions = usable(part.actions);
       return actions.length ? [{ type: 'ActionSet', actions: actions.map(button) }] : [];
     }
+    case 'chart':
+      return chartElements(part, state);
+    case 'table':
+      return tableElements(part, state);
   }
 }
 
@@ -179,8 +244,11 @@ const bytesOf = (card: IAdaptiveCard) => Buffer.byteLength(JSON.stringify(card),
 
 /** The answer as an Adaptive Card within Teams' size limit. */
 export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): IAdaptiveCard {
-  const groups = content.parts.map(elementsOf);
-  const build = (kept: number) => {
+  const render = (tableLines: boolean, tableRows: number) => {
+    const state: CardState = { charts: 0, tableLines, tableRows };
+    return content.parts.map((p) => elementsOf(p, state));
+  };
+  const build = (groups: Element[][], kept: number) => {
     const body = groups.slice(0, kept).flat();
     const left = groups.length - kept;
     if (left)
@@ -197,9 +265,26 @@ export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): IAdapti
     };
     return card;
   };
+  const fits = (groups: Element[][]) => bytesOf(build(groups, groups.length)) <= maxBytes;
+  let groups = render(true, Infinity);
+  const longest = Math.max(0, ...content.parts.map((p) => (p.kind === 'table' ? p.table.rows.length : 0)));
+  if (!fits(groups) && longest > 0) {
+    // The tables' lines say what the tables show: left out first. Then the most rows that fit, found by halving.
+    groups = render(false, Infinity);
+    if (!fits(groups)) {
+      let lo = 1;
+      let hi = longest - 1;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (fits(render(false, mid))) lo = mid;
+        else hi = mid - 1;
+      }
+      groups = render(false, lo);
+    }
+  }
   let kept = groups.length;
-  let card = build(kept);
-  while (kept > 1 && bytesOf(card) > maxBytes) card = build(--kept);
+  let card = build(groups, kept);
+  while (kept > 1 && bytesOf(card) > maxBytes) card = build(groups, --kept);
   return card;
 }
 

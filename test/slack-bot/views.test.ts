@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatCommand, parseCommand } from '../../chat/answers/grammar.ts';
-import { sparkline } from '../../chat/views/fillrate.ts';
+import { sparkline } from '../../chat/content/text-charts.ts';
 import {
   ageInvoices,
   computeAr,

@@ -91,3 +91,40 @@ export function expectedLocations(data: Data, groupId: string) {
   const word = group.name.split(' ')[0]!.toLowerCase();
   return data.customers.filter((c) => !c.is_group && c.name.toLowerCase().startsWith(`${word} `));
 }
+
+/** Per delivery day with a pieces par, oldest first: Σ delivered, Σ min(delivered, par) and Σ par of its rows. */
+export function expectedDays(rows: readonly DailyRow[]) {
+  const days = new Map<string, { date: string; delivered: number; met: number; par: number }>();
+  for (const r of rows) {
+    if (r.daily_par === null || r.daily_par <= 0) continue;
+    const d = days.get(r.date) ?? { date: r.date, delivered: 0, met: 0, par: 0 };
+    d.delivered += r.delivered_count;
+    d.met += Math.min(r.delivered_count, r.daily_par);
+    d.par += r.daily_par;
+    days.set(r.date, d);
+  }
+  return [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
+}
+
+/** A share as a chart plots it: a percentage with one decimal (0.8812 → 88.1). */
+export const asPercent = (num: number, den: number) => Number(((num / den) * 100).toFixed(1));
+
+/**
+ * A/R aging of each customer from its sent and partially paid invoices: the days from the org-local due day to
+ * `today` put each balance in current (none), 1–30, 31–60 or 61+; amounts in cents.
+ */
+export function expectedAging(data: Data, today: string, timeZone: string) {
+  const out = new Map<string, { name: string; current: number; d1_30: number; d31_60: number; d61_plus: number }>();
+  for (const c of data.customers) out.set(c.id, { name: c.name, current: 0, d1_30: 0, d31_60: 0, d61_plus: 0 });
+  for (const i of data.invoices) {
+    if (i.status !== 'sent' && i.status !== 'partially_paid') continue;
+    const a = out.get(i.customer_id);
+    if (!a) continue;
+    const days = i.due_at === null ? 0 : expectedDaysOverdue(i.due_at, today, timeZone);
+    if (days <= 0) a.current += i.balance_cents;
+    else if (days <= 30) a.d1_30 += i.balance_cents;
+    else if (days <= 60) a.d31_60 += i.balance_cents;
+    else a.d61_plus += i.balance_cents;
+  }
+  return out;
+}

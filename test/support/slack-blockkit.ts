@@ -2,7 +2,14 @@
  * A Block Kit validator for every message the bot builds: Slack's limits (50 blocks, 3000-character
  * sections, 10 fields of 2000, 150-character headers, 75-character buttons, 2000-character values), the
  * `text` fallback, unique action ids per block and block ids per message, and no unescaped special mention
- * or link that could come from API text.
+ * or link that could come from API text. Charts and tables are held to their references' limits:
+ * - data visualization (https://docs.slack.dev/reference/block-kit/blocks/data-visualization-block): at most two a
+ *   message; a title of 1 to 50 characters; a pie of 1 to 6 segments, each labelled (1 to 20 characters) and above
+ *   zero; a line, bar or area chart of 1 to 6 series with distinct names of 1 to 20 characters, 1 to 20 distinct
+ *   categories of 1 to 20 characters, exactly one finite point a category in each series, axis labels of at most 50;
+ * - table (https://docs.slack.dev/reference/block-kit/blocks/table-block): one a message; 1 to 100 rows of 1 to 20
+ *   cells, every row as long as the first; `raw_text` cells of at least one character (or `rich_text`); at most 20
+ *   column settings (`left`, `center` or `right`); at most 10,000 characters across the cells of the message.
  */
 
 export interface Msg {
@@ -10,7 +17,7 @@ export interface Msg {
   blocks?: unknown;
 }
 
-const TYPES = new Set(['header', 'section', 'context', 'divider', 'actions']);
+const TYPES = new Set(['header', 'section', 'context', 'divider', 'actions', 'data_visualization', 'table']);
 
 export function validateMessage(msg: Msg, label = 'message'): string[] {
   const problems: string[] = [];
@@ -44,6 +51,70 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
     else ids.add(b.action_id);
     if (b.value !== undefined && (typeof b.value !== 'string' || b.value.length > 2000)) p(`${where}: value too long`);
     if (b.style !== undefined && b.style !== 'primary' && b.style !== 'danger') p(`${where}: bad style`);
+  };
+  const checkLabel = (t: unknown, max: number, where: string) => {
+    if (typeof t !== 'string' || t.length === 0) p(`${where}: not a non-empty string`);
+    else if ([...t].length > max) p(`${where}: ${[...t].length} characters (max ${max})`);
+  };
+  const checkChart = (b: any, where: string) => {
+    checkLabel(b.title, 50, `${where}.title`);
+    const c = b.chart;
+    if (c?.type === 'pie') {
+      if (!Array.isArray(c.segments) || c.segments.length < 1 || c.segments.length > 6)
+        return p(`${where}: ${c.segments?.length} segments (1 to 6)`);
+      for (const [j, s] of c.segments.entries()) {
+        checkLabel(s?.label, 20, `${where}.segments[${j}].label`);
+        if (typeof s?.value !== 'number' || !Number.isFinite(s.value) || s.value <= 0)
+          p(`${where}.segments[${j}]: value ${s?.value} (a number above 0)`);
+      }
+      return;
+    }
+    if (!['bar', 'line', 'area'].includes(c?.type)) return p(`${where}: unknown chart type ${c?.type}`);
+    const cats = c.axis_config?.categories;
+    if (!Array.isArray(cats) || cats.length < 1 || cats.length > 20)
+      return p(`${where}: ${cats?.length} categories (1 to 20)`);
+    for (const [j, cat] of cats.entries()) checkLabel(cat, 20, `${where}.categories[${j}]`);
+    if (new Set(cats).size !== cats.length) p(`${where}: categories repeat`);
+    for (const axis of ['x_label', 'y_label'])
+      if (c.axis_config[axis] !== undefined) checkLabel(c.axis_config[axis], 50, `${where}.${axis}`);
+    if (!Array.isArray(c.series) || c.series.length < 1 || c.series.length > 6)
+      return p(`${where}: ${c.series?.length} series (1 to 6)`);
+    const names = c.series.map((s: any) => s?.name);
+    if (new Set(names).size !== names.length) p(`${where}: series names repeat`);
+    for (const [j, s] of c.series.entries()) {
+      checkLabel(s?.name, 20, `${where}.series[${j}].name`);
+      const labels = Array.isArray(s?.data) ? s.data.map((d: any) => d?.label) : [];
+      if (labels.length !== cats.length || cats.some((cat: string) => !labels.includes(cat)))
+        p(`${where}.series[${j}]: not exactly one point a category`);
+      for (const d of s?.data ?? [])
+        if (typeof d?.value !== 'number' || !Number.isFinite(d.value)) p(`${where}.series[${j}]: value ${d?.value}`);
+    }
+  };
+  let charts = 0;
+  let tables = 0;
+  let tableChars = 0;
+  const checkTable = (b: any, where: string) => {
+    if (!Array.isArray(b.rows) || b.rows.length < 1 || b.rows.length > 100)
+      return p(`${where}: ${b.rows?.length} rows (1 to 100)`);
+    const width = Array.isArray(b.rows[0]) ? b.rows[0].length : 0;
+    for (const [j, row] of b.rows.entries()) {
+      if (!Array.isArray(row) || row.length < 1 || row.length > 20)
+        p(`${where}.rows[${j}]: ${row?.length} cells (1 to 20)`);
+      else if (row.length !== width) p(`${where}.rows[${j}]: ${row.length} cells, the first row has ${width}`);
+      for (const [k, cell] of (Array.isArray(row) ? row : []).entries()) {
+        if (cell?.type === 'raw_text') {
+          if (typeof cell.text !== 'string' || cell.text.length === 0) p(`${where}.rows[${j}][${k}]: empty raw_text`);
+          else tableChars += cell.text.length;
+        } else if (cell?.type !== 'rich_text') p(`${where}.rows[${j}][${k}]: cell type ${cell?.type}`);
+      }
+    }
+    if (b.column_settings !== undefined) {
+      if (!Array.isArray(b.column_settings) || b.column_settings.length > 20)
+        p(`${where}: ${b.column_settings?.length} column settings (max 20)`);
+      for (const [j, cs] of (b.column_settings ?? []).entries())
+        if (cs !== null && cs.align !== undefined && !['left', 'center', 'right'].includes(cs.align))
+          p(`${where}.column_settings[${j}]: align ${cs.align}`);
+    }
   };
   for (const [i, b] of (msg.blocks as any[]).entries()) {
     const where = `blocks[${i}]`;
@@ -81,8 +152,17 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
           p(`${where}: ${b.elements?.length} action elements (1 to 25)`);
         else for (const [j, e] of b.elements.entries()) checkButton(e, `${where}.elements[${j}]`, ids);
         break;
+      case 'data_visualization':
+        if (++charts > 2) p(`${where}: chart ${charts} of a message (max 2)`);
+        checkChart(b, where);
+        break;
+      case 'table':
+        if (++tables > 1) p(`${where}: table ${tables} of a message (max 1)`);
+        checkTable(b, where);
+        break;
     }
   }
+  if (tableChars > 10_000) p(`${tableChars} characters across the table cells (max 10,000)`);
   for (const t of [...mrkdwns, typeof msg.text === 'string' ? msg.text : '']) {
     // The bot writes only user mentions (<@U...>) and channel links (<#C...>) itself; anything else in angle
     // brackets came from data.

@@ -13,6 +13,7 @@ import { type Sandbox, type SandboxData, startSandbox } from '../../sandbox/inde
 import { loadConfig } from '../../service/config.ts';
 import { type RunningBot, type StartOptions, startBot } from '../../service/start.ts';
 import { createLinenClient } from '../../shared/node.ts';
+import { cardsOf, validateCard } from './adaptive-card.ts';
 import { KEYS } from './sandbox-http.ts';
 import {
   type Activity,
@@ -59,6 +60,8 @@ export interface TeamsBotUnderTest {
 export interface TeamsHarness {
   sandbox: Sandbox;
   fakes: TeamsFakes;
+  /** What `validateCard` found wrong in any card the bot posted or updated (none expected). */
+  problems: string[];
   user: TeamsUser;
   channel: TeamsChannel;
   start(o?: {
@@ -84,7 +87,11 @@ export function cardText(activity: Record<string, any> | undefined): string {
       const o = node as Record<string, unknown>;
       // A RichTextBlock is one line of runs; a TextBlock one text.
       if (o.type === 'RichTextBlock' && Array.isArray(o.inlines))
-        texts.push((o.inlines as { text?: string }[]).map((r) => r.text ?? '').join(''));
+        texts.push(
+          (o.inlines as (string | { text?: string })[])
+            .map((r) => (typeof r === 'string' ? r : (r.text ?? '')))
+            .join(''),
+        );
       else if (o.type === 'TextBlock' && typeof o.text === 'string') texts.push(o.text);
       else for (const [k, v] of Object.entries(o)) if (k !== 'text') walk(v);
     }
@@ -101,6 +108,14 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
   const dirs: string[] = [];
   const running: TeamsBotUnderTest[] = [];
   const team = teamsTeam('Mercy Linen Operations');
+  // Validate every card as it reaches the fake Bot Connector.
+  const problems: string[] = [];
+  const origPush = fakes.connector.activities.push.bind(fakes.connector.activities);
+  fakes.connector.activities.push = (...items) => {
+    for (const a of items)
+      for (const card of cardsOf(a.activity)) problems.push(...validateCard(card, `${a.operation} ${a.id}`));
+    return origPush(...items);
+  };
   const newDataDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'linen-teams-'));
     dirs.push(dir);
@@ -109,6 +124,7 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
   return {
     sandbox,
     fakes,
+    problems,
     user: teamsUser('Dana Whitfield'),
     channel: teamsChannel(team, 'Linen Ops'),
     async start(s = {}) {

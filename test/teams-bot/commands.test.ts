@@ -95,3 +95,9 @@ describe('what an answer card holds', () => {
     expect(body).not.toContain('Share in channel');
   });
 });
+
+describe('every card posted', () => {
+  it('is a valid Adaptive Card within its limits, charts and tables included', () => {
+    expect(h.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * An Adaptive Card validator for every card the bot posts on Teams: version 1.5 within the renderer's size budget
+ * (`CARD_BYTES`), only the elements the bot writes, text only as TextRuns (a TextBlock would read API text as
+ * Markdown), distinct ids, `Action.Execute` buttons with a verb and a title. Tables and charts are held to their
+ * references:
+ * - `Table` (https://learn.microsoft.com/en-us/adaptive-cards/schema-explorer/table, version 1.5): rows of
+ *   `TableRow`, each with one `TableCell` a column, each cell a list of elements; alignments `Left`, `Center` or
+ *   `Right`;
+ * - charts (https://learn.microsoft.com/en-us/microsoftteams/platform/task-modules-and-cards/cards/charts-in-adaptive-cards):
+ *   the element types listed there; `Chart.Line` and `Chart.VerticalBar.Grouped` data as series with a legend and
+ *   `{x, y}` values, `Chart.VerticalBar` and `Chart.HorizontalBar` data as `{x, y}`, `Chart.Pie` and `Chart.Donut`
+ *   data as `{legend, value}`; colours and colour sets among the reference's names; every number finite. The bot's
+ *   own rules on top: at most nine series a chart (each its own categorical colour, so they stay apart), distinct
+ *   legends, a slice above zero, and `fallback: drop` (clients that draw no chart show its numbers).
+ */
+import { CARD_BYTES } from '../../teams-bot/cards/render.ts';
+
+const COLOR_SETS = new Set([
+  'categorical',
+  'sequential',
+  'sequentialred',
+  'sequentialgreen',
+  'sequentialyellow',
+  'diverging',
+]);
+const COLORS = new Set([
+  'good',
+  'warning',
+  'attention',
+  'neutral',
+  'categoricalRed',
+  'categoricalPurple',
+  'categoricalLavender',
+  'categoricalBlue',
+  'categoricalLightBlue',
+  'categoricalTeal',
+  'categoricalGreen',
+  'categoricalLime',
+  'categoricalMarigold',
+  ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `sequential${n}`),
+  'divergingBlue',
+  'divergingLightBlue',
+  'divergingCyan',
+  'divergingTeal',
+  'divergingYellow',
+  'divergingPeach',
+  'divergingLightRed',
+  'divergingRed',
+  'divergingMaroon',
+  'divergingGray',
+]);
+const CHARTS = new Set([
+  'Chart.Line',
+  'Chart.VerticalBar',
+  'Chart.VerticalBar.Grouped',
+  'Chart.HorizontalBar',
+  'Chart.Pie',
+  'Chart.Donut',
+  'Chart.Gauge',
+]);
+const ELEMENTS = new Set([
+  'RichTextBlock',
+  'Container',
+  'ColumnSet',
+  'ActionSet',
+  'Table',
+  'Input.Text',
+  'Input.ChoiceSet',
+  ...CHARTS,
+]);
+const ALIGN = new Set(['Left', 'Center', 'Right']);
+const MAX_SERIES = 9;
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isX = (v: unknown) => typeof v === 'string' || finite(v);
+
+export function validateCard(card: any, label = 'card'): string[] {
+  const problems: string[] = [];
+  const p = (s: string): void => {
+    problems.push(`${label}: ${s}`);
+  };
+  if (card?.type !== 'AdaptiveCard') return [`${label}: not an AdaptiveCard`];
+  if (card.version !== '1.5') p(`version ${card.version} (1.5)`);
+  const bytes = Buffer.byteLength(JSON.stringify(card), 'utf8');
+  if (bytes > CARD_BYTES) p(`${bytes} bytes (max ${CARD_BYTES})`);
+  const ids = new Set<string>();
+
+  const checkAction = (a: any, where: string) => {
+    if (a?.type !== 'Action.Execute') return p(`${where}: action ${a?.type}`);
+    if (typeof a.verb !== 'string' || !a.verb) p(`${where}: no verb`);
+    if (typeof a.title !== 'string' || !a.title.trim()) p(`${where}: no title`);
+  };
+
+  const checkSeries = (el: any, where: string) => {
+    if (!Array.isArray(el.data) || el.data.length === 0) return p(`${where}: no data`);
+    if (el.data.length > MAX_SERIES) p(`${where}: ${el.data.length} series (max ${MAX_SERIES})`);
+    const legends = el.data.map((s: any) => s?.legend);
+    if (legends.some((l: unknown) => typeof l !== 'string' || !l)) p(`${where}: a series without a legend`);
+    if (new Set(legends).size !== legends.length) p(`${where}: legends repeat`);
+    const colors = el.data.map((s: any) => s?.color).filter(Boolean);
+    if (new Set(colors).size !== colors.length) p(`${where}: series share a colour`);
+    for (const [j, s] of el.data.entries()) {
+      if (s?.color !== undefined && !COLORS.has(s.color)) p(`${where}.data[${j}]: colour ${s.color}`);
+      if (!Array.isArray(s?.values) || s.values.length === 0) p(`${where}.data[${j}]: no values`);
+      for (const v of s?.values ?? [])
+        if (!isX(v?.x) || !finite(v?.y)) p(`${where}.data[${j}]: point ${JSON.stringify(v)}`);
+    }
+  };
+
+  const checkChart = (el: any, where: string) => {
+    if (typeof el.title !== 'string' || !el.title) p(`${where}: no title`);
+    if (el.fallback !== 'drop') p(`${where}: fallback ${JSON.stringify(el.fallback)} (drop: its numbers follow it)`);
+    if (el.colorSet !== undefined && !COLOR_SETS.has(el.colorSet)) p(`${where}: colour set ${el.colorSet}`);
+    if (el.color !== undefined && !COLORS.has(el.color)) p(`${where}: colour ${el.color}`);
+    switch (el.type) {
+      case 'Chart.Line':
+      case 'Chart.VerticalBar.Grouped':
+        return checkSeries(el, where);
+      case 'Chart.VerticalBar':
+      case 'Chart.HorizontalBar':
+        if (!Array.isArray(el.data) || el.data.length === 0) return p(`${where}: no data`);
+        for (const v of el.data) if (!isX(v?.x) || !finite(v?.y)) p(`${where}: point ${JSON.stringify(v)}`);
+        return;
+      case 'Chart.Pie':
+      case 'Chart.Donut': {
+        if (!Array.isArray(el.data) || el.data.length === 0) return p(`${where}: no data`);
+        if (el.data.length > MAX_SERIES) p(`${where}: ${el.data.length} slices (max ${MAX_SERIES})`);
+        for (const d of el.data) {
+          if (typeof d?.legend !== 'string' || !d.legend) p(`${where}: a slice without a legend`);
+          if (!finite(d?.value) || d.value <= 0) p(`${where}: slice value ${d?.value} (above 0)`);
+          if (d?.color !== undefined && !COLORS.has(d.color)) p(`${where}: colour ${d.color}`);
+        }
+        return;
+      }
+      case 'Chart.Gauge':
+        if (el.value !== undefined && !finite(el.value)) p(`${where}: value ${el.value}`);
+        return;
+    }
+  };
+
+  const checkTable = (el: any, where: string) => {
+    const columns = Array.isArray(el.columns) ? el.columns : [];
+    if (columns.length === 0) p(`${where}: no columns`);
+    for (const [k, c] of columns.entries())
+      if (c?.horizontalCellContentAlignment !== undefined && !ALIGN.has(c.horizontalCellContentAlignment))
+        p(`${where}.columns[${k}]: alignment ${c.horizontalCellContentAlignment}`);
+    if (!Array.isArray(el.rows) || el.rows.length === 0) return p(`${where}: no rows`);
+    for (const [j, row] of el.rows.entries()) {
+      if (row?.type !== 'TableRow') p(`${where}.rows[${j}]: ${row?.type}`);
+      const cells = Array.isArray(row?.cells) ? row.cells : [];
+      if (cells.length !== columns.length) p(`${where}.rows[${j}]: ${cells.length} cells, ${columns.length} columns`);
+      for (const [k, cell] of cells.entries()) {
+        if (cell?.type !== 'TableCell' || !Array.isArray(cell.items)) p(`${where}.rows[${j}][${k}]: not a TableCell`);
+        else for (const [m, item] of cell.items.entries()) checkElement(item, `${where}.rows[${j}][${k}][${m}]`);
+      }
+    }
+  };
+
+  const checkElement = (el: any, where: string): void => {
+    if (!el || typeof el !== 'object') {
+      p(`${where}: not an element`);
+      return;
+    }
+    if (el.type === 'TextBlock' || !ELEMENTS.has(el.type)) {
+      p(
+        el.type === 'TextBlock'
+          ? `${where}: a TextBlock (reads its text as Markdown)`
+          : `${where}: unknown element ${el.type}`,
+      );
+      return;
+    }
+    if (el.id !== undefined) {
+      if (ids.has(el.id)) p(`${where}: id ${el.id} repeats`);
+      ids.add(el.id);
+    }
+    switch (el.type) {
+      case 'RichTextBlock':
+        if (!Array.isArray(el.inlines) || el.inlines.length === 0) p(`${where}: no inlines`);
+        // An inline is a TextRun or a plain string (both text as typed, never Markdown).
+        for (const r of el.inlines ?? [])
+          if (typeof r !== 'string' && (r?.type !== 'TextRun' || typeof r.text !== 'string'))
+            p(`${where}: inline ${JSON.stringify(r)}`);
+        return;
+      case 'Container':
+        for (const [k, item] of (el.items ?? []).entries()) checkElement(item, `${where}.items[${k}]`);
+        return;
+      case 'ColumnSet':
+        for (const [k, col] of (el.columns ?? []).entries()) {
+          if (col?.type !== 'Column') p(`${where}.columns[${k}]: ${col?.type}`);
+          for (const [m, item] of (col?.items ?? []).entries()) checkElement(item, `${where}.columns[${k}][${m}]`);
+        }
+        return;
+      case 'ActionSet':
+        if (!Array.isArray(el.actions) || el.actions.length === 0) p(`${where}: no actions`);
+        for (const [k, a] of (el.actions ?? []).entries()) checkAction(a, `${where}.actions[${k}]`);
+        return;
+      case 'Table':
+        checkTable(el, where);
+        return;
+      default:
+        if (CHARTS.has(el.type)) checkChart(el, where);
+    }
+  };
+
+  if (!Array.isArray(card.body)) p('no body');
+  for (const [k, el] of (card.body ?? []).entries()) checkElement(el, `body[${k}]`);
+  for (const [k, a] of (card.actions ?? []).entries()) checkAction(a, `actions[${k}]`);
+  return problems;
+}
+
+/** The Adaptive Cards an activity carries. */
+export const cardsOf = (activity: Record<string, any> | undefined): any[] =>
+  (activity?.attachments ?? [])
+    .filter((a: any) => a?.contentType === 'application/vnd.microsoft.card.adaptive')
+    .map((a: any) => a.content);

@@ -28,6 +28,7 @@ const KINDS = new Set([
   'po',
   'invoices',
   'digest',
+  'alert',
   'usage',
   'unknown',
 ]);

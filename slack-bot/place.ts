@@ -78,7 +78,7 @@ export function slackRequest(place: SlackPlace, deps: SlackRequestDeps): Omit<Co
   return {
     platform: 'slack',
     surface: SLACK_SURFACE,
-    teamId: place.teamId,
+    orgId: place.teamId,
     channelId: place.channelId,
     privateChat: isSlackDirectMessage(place.channelId),
     userId: place.userId,

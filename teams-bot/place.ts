@@ -113,7 +113,7 @@ export function teamsRequest(
   return {
     platform: 'teams',
     surface: TEAMS_SURFACE,
-    teamId: place.tenantId,
+    orgId: place.tenantId,
     channelId: place.channelId,
     channelName: place.channelName,
     serviceUrl: place.serviceUrl,

@@ -47,7 +47,7 @@ export interface AlertCommandContext {
   channelId: string;
   channelName?: string | null | undefined;
   serviceUrl?: string | null | undefined;
-  teamId?: string | null | undefined;
+  orgId?: string | null | undefined;
   /** A direct conversation between the person and the bot. */
   privateChat: boolean;
   store: AlertStore;
@@ -182,7 +182,7 @@ function isManager(ctx: AlertCommandContext): boolean {
 async function findOwned(ctx: AlertCommandContext, id: string | undefined): Promise<Alert | Rich> {
   if (!id) return r`Give the alert's id; ${command('alerts')} lists them.`;
   const a = await ctx.store.getAlert(id.trim());
-  if (!a || a.platform !== ctx.platform || (ctx.teamId && a.teamId && a.teamId !== ctx.teamId))
+  if (!a || a.platform !== ctx.platform || (ctx.orgId && a.orgId && a.orgId !== ctx.orgId))
     return r`There is no alert ${code(id)}; ${command('alerts')} lists them.`;
   return a;
 }
@@ -273,7 +273,7 @@ async function setAlert(words: readonly Token[], ctx: AlertCommandContext, kinds
   const created = await ctx.store.createAlert(
     {
       platform: ctx.platform,
-      teamId: ctx.teamId ?? null,
+      orgId: ctx.orgId ?? null,
       keyRef: key.keyRef,
       kind: kind.name,
       options,
@@ -310,7 +310,7 @@ async function setAlert(words: readonly Token[], ctx: AlertCommandContext, kinds
 }
 
 async function list(ctx: AlertCommandContext, kinds: AlertKindList): Promise<Content> {
-  const alerts = await ctx.store.listAlerts({ platform: ctx.platform, teamId: ctx.teamId ?? undefined });
+  const alerts = await ctx.store.listAlerts({ platform: ctx.platform, orgId: ctx.orgId ?? undefined });
   if (!alerts.length) return reply(['No alerts yet.\n'], alertUsage(kinds));
   const names = await namesOf(ctx.linen).catch(() => new Map<string, string>());
   const known = ctx.keyRefs ?? [ctx.keyRef];

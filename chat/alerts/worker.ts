@@ -90,7 +90,7 @@ export function ownerOf(alert: Alert): RunOwner {
     status: alert.status,
     kind: alert.kind,
     platform: alert.platform,
-    teamId: alert.teamId,
+    orgId: alert.orgId,
     channelId: alert.channelId,
     serviceUrl: alert.serviceUrl,
     createdBy: alert.createdBy,

@@ -44,7 +44,7 @@ export interface AnswerContext {
 export interface Caller {
   userId: string;
   channelId: string;
-  teamId?: string | null | undefined;
+  orgId?: string | null | undefined;
   channelName?: string | null | undefined;
   serviceUrl?: string | null | undefined;
   /** Typed in a direct conversation with the bot. */

@@ -46,7 +46,7 @@ export const alertCommand = defineCommand({
       channelId: ctx.caller.channelId,
       channelName: ctx.caller.channelName ?? null,
       serviceUrl: ctx.caller.serviceUrl ?? null,
-      teamId: ctx.caller.teamId ?? null,
+      orgId: ctx.caller.orgId ?? null,
       privateChat: ctx.caller.privateChat ?? false,
       store: await alerts.store(),
       channels: d.channels,

@@ -37,7 +37,7 @@ export const digestCommand = defineCommand({
       channelId: ctx.caller.channelId,
       channelName: ctx.caller.channelName ?? null,
       serviceUrl: ctx.caller.serviceUrl ?? null,
-      teamId: ctx.caller.teamId ?? null,
+      orgId: ctx.caller.orgId ?? null,
       store: await d.store(),
       channels: d.channels,
       linen,

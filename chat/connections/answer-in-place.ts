@@ -131,7 +131,7 @@ export async function contextFor(
       caller: {
         userId: req.userId,
         channelId: req.channelId,
-        teamId: req.teamId ?? null,
+        orgId: req.orgId ?? null,
         channelName: req.channelName ?? null,
         serviceUrl: req.serviceUrl ?? null,
         privateChat: req.privateChat,
@@ -142,16 +142,16 @@ export async function contextFor(
 }
 
 /** A data answer is one the API gave: the key's "last answered" moves (the store throttles the write). */
-function noteAnswered(deps: PlaceDeps, teamId: string | null | undefined, keyRef: string | undefined): void {
-  if (!deps.connect || !teamId || !keyRef) return;
+function noteAnswered(deps: PlaceDeps, orgId: string | null | undefined, keyRef: string | undefined): void {
+  if (!deps.connect || !orgId || !keyRef) return;
   deps.connect.connections
-    .noteAnswered(teamId, keyRef, new Date((deps.now ?? Date.now)()))
-    .catch((err: Error) => deps.logger.warn(`could not record when ${teamId}'s key last answered: ${err.message}`));
+    .noteAnswered(orgId, keyRef, new Date((deps.now ?? Date.now)()))
+    .catch((err: Error) => deps.logger.warn(`could not record when ${orgId}'s key last answered: ${err.message}`));
 }
 
 function channelKeys(workspaces: WorkspaceLinen, req: Omit<CommandRequest, 'text'>) {
   return async (channelId: string): Promise<ChannelKey | Rich> => {
-    const r0 = await workspaces.for({ teamId: req.teamId, channelId });
+    const r0 = await workspaces.for({ orgId: req.orgId, channelId });
     if (r0.kind === 'not-connected' || !r0.keyRef) return notConnected(req.surface);
     return { linen: r0.linen.client, keyRef: r0.keyRef, timeZone: r0.linen.timeZone };
   };
@@ -178,7 +178,7 @@ function accessRefusalIn(policy: AccountingPolicy, req: Omit<CommandRequest, 'te
 const NOWHERE = { channels: [], directMessages: false };
 
 const failed = (what: string, req: Place, err: unknown) =>
-  `${what} in ${req.teamId ?? 'the workspace'} failed: ${(err as Error).name}: ${(err as Error).message}`;
+  `${what} in ${req.orgId ?? 'the workspace'} failed: ${(err as Error).name}: ${(err as Error).message}`;
 
 /** A command's answer; null when the platform showed a form and there is nothing to say. Never throws. */
 export async function answerCommand(req: CommandRequest, deps: PlaceDeps): Promise<Answered | null> {
@@ -218,17 +218,17 @@ async function answerIn(
   if (module?.connection) {
     const args = argsOf(cmd);
     const command = module.name;
-    if (!deps.connect || !req.teamId || !req.connection) return sentence(command, singleKey(req.surface), 'answered');
+    if (!deps.connect || !req.orgId || !req.connection) return sentence(command, singleKey(req.surface), 'answered');
     const { connections } = deps.connect;
-    const teamId = req.teamId;
+    const orgId = req.orgId;
     const refusal = await accessRefusal(
       accessOf(module, args),
-      accessCheck(req, async () => (await connections.get(teamId))?.accounting ?? NOWHERE),
+      accessCheck(req, async () => (await connections.get(orgId))?.accounting ?? NOWHERE),
     );
     if (refusal) return sentence(command, refusal, 'refused');
     const content = await module.answer(args, {
       platformId: req.platform,
-      place: { ...req, teamId },
+      place: { ...req, orgId },
       userId: req.userId,
       connections,
       platform: req.connection,
@@ -250,6 +250,6 @@ async function answerIn(
     return sentence(cmd.kind, resolved.refusal, 'refused');
   }
   const answered = await answerText(req.text, resolved.ctx, opts);
-  if (answered.shareable) noteAnswered(deps, req.teamId, resolved.keyRef);
+  if (answered.shareable) noteAnswered(deps, req.orgId, resolved.keyRef);
   return answered;
 }

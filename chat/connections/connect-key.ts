@@ -26,7 +26,7 @@ export interface ConnectInput {
 
 export interface ConnectKeyContext {
   platform: Platform;
-  teamId: string;
+  orgId: string;
   /** A Slack workspace's Enterprise Grid organization, when it has one. */
   enterpriseId?: string | undefined;
   userId: string;
@@ -77,12 +77,12 @@ export async function connectKey(input: ConnectInput, ctx: ConnectKeyContext): P
   try {
     report = await checkKey({ apiKey, baseUrl, timeZone, createClient: ctx.createClient });
   } catch (err) {
-    ctx.logger?.info(`connect for ${ctx.teamId}: the key was refused: ${describeError(err)}`);
+    ctx.logger?.info(`connect for ${ctx.orgId}: the key was refused: ${describeError(err)}`);
     return problem('apiKey', keyProblem(err, baseUrl));
   }
   const now = new Date((ctx.now ?? Date.now)());
   const saved = await ctx.connections.saveKey(
-    ctx.teamId,
+    ctx.orgId,
     {
       place: input.place,
       apiKey,
@@ -96,7 +96,7 @@ export async function connectKey(input: ConnectInput, ctx: ConnectKeyContext): P
     { enterpriseId: ctx.enterpriseId, platform: ctx.platform },
   );
   ctx.logger?.info(
-    `connect for ${ctx.teamId}: key ${saved.keyRef} bound to ${input.place} by ${ctx.userId} (${report.scopes.join(', ') || 'no scope'})`,
+    `connect for ${ctx.orgId}: key ${saved.keyRef} bound to ${input.place} by ${ctx.userId} (${report.scopes.join(', ') || 'no scope'})`,
   );
   return {
     ok: true,

@@ -50,7 +50,7 @@ export interface NamedAdmins {
 
 export interface ConnectionCommandContext {
   platformId: Platform;
-  place: Place & { teamId: string };
+  place: Place & { orgId: string };
   userId: string;
   connections: ConnectionStore;
   platform: ConnectionPlatform;
@@ -125,19 +125,19 @@ const nowOf = (ctx: ConnectionCommandContext) => new Date((ctx.now ?? Date.now)(
 
 /** `status`: the keys connected (their last four characters) and where accounting answers appear. */
 export async function showStatus(ctx: ConnectionCommandContext): Promise<Content> {
-  return statusView(await ctx.connections.get(ctx.place.teamId), ctx.platform.surface);
+  return statusView(await ctx.connections.get(ctx.place.orgId), ctx.platform.surface);
 }
 
 /** `connect`: the platform's connect form; null once shown, else the sentence saying why it could not be. */
 export async function openConnect(ctx: ConnectionCommandContext): Promise<Content | null> {
-  const connection = await ctx.connections.get(ctx.place.teamId);
+  const connection = await ctx.connections.get(ctx.place.orgId);
   return ctx.platform.openConnectForm(connection?.keys.find((k) => k.place === EVERYWHERE)?.timeZone);
 }
 
 /** `disconnect [here]`: every key of the organization, or the channel's own. */
 export async function disconnect(here: boolean, ctx: ConnectionCommandContext): Promise<Content> {
   const { surface } = ctx.platform;
-  const removed = await ctx.connections.removeKeys(ctx.place.teamId, here ? ctx.place.channelId : undefined);
+  const removed = await ctx.connections.removeKeys(ctx.place.orgId, here ? ctx.place.channelId : undefined);
   if (!removed) {
     return info([
       here ? 'This channel has no key of its own to disconnect.' : 'No Linen key is connected; nothing to disconnect.',
@@ -156,8 +156,8 @@ export async function disconnect(here: boolean, ctx: ConnectionCommandContext): 
  */
 export async function changeAccess(words: readonly string[], ctx: ConnectionCommandContext): Promise<Content> {
   const { surface } = ctx.platform;
-  const { teamId } = ctx.place;
-  const connection = await ctx.connections.get(teamId);
+  const { orgId } = ctx.place;
+  const connection = await ctx.connections.get(orgId);
   const current = connection?.accounting ?? { channels: [], directMessages: false };
   if (words.length === 0) return info(accountingLine(current), accessUsage(surface));
   const [what, verb, target] = words.map((w) => w.toLowerCase());
@@ -165,7 +165,7 @@ export async function changeAccess(words: readonly string[], ctx: ConnectionComm
   if (verb === 'dms') {
     if (target !== 'on' && target !== 'off') return info(r`Say ${code('on')} or ${code('off')}.`, accessUsage(surface));
     const next = { ...current, directMessages: target === 'on' };
-    await ctx.connections.setAccounting(teamId, next, nowOf(ctx), ctx.platformId);
+    await ctx.connections.setAccounting(orgId, next, nowOf(ctx), ctx.platformId);
     return info(accountingLine(next));
   }
   if (verb !== 'allow' && verb !== 'deny') return info([`I don't know "${line(verb)}".`], accessUsage(surface));
@@ -186,7 +186,7 @@ export async function changeAccess(words: readonly string[], ctx: ConnectionComm
   const channels = current.channels.filter((c) => c !== channelId);
   if (verb === 'allow') channels.push(channelId);
   const next = { ...current, channels };
-  await ctx.connections.setAccounting(teamId, next, nowOf(ctx), ctx.platformId);
+  await ctx.connections.setAccounting(orgId, next, nowOf(ctx), ctx.platformId);
   return info(accountingLine(next));
 }
 

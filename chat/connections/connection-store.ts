@@ -1,6 +1,6 @@
 /**
  * Workspace connections in the bot's database (the digest store's: PGlite or PostgreSQL). Keys are sealed with
- * the SecretBox before they are written and opened only to build a client; `forgetWorkspace(teamId)` (forget.ts)
+ * the SecretBox before they are written and opened only to build a client; `forgetWorkspace(orgId)` (forget.ts)
  * removes a workspace's connection with its keys.
  */
 
@@ -80,35 +80,35 @@ export class ConnectionStore {
   }
 
   /** The workspace's connection; null when it never connected (or was forgotten). */
-  async get(teamId: string): Promise<WorkspaceConnection | null> {
+  async get(orgId: string): Promise<WorkspaceConnection | null> {
     const [row] = await this.#db.query<{ accounting_channels: string[] | string; accounting_in_dms: boolean }>(
       'SELECT accounting_channels, accounting_in_dms FROM workspace_connections WHERE team_id = $1',
-      [teamId],
+      [orgId],
     );
     if (!row) return null;
     const keys = await this.#db.query<KeyRow>('SELECT * FROM workspace_keys WHERE team_id = $1 ORDER BY place', [
-      teamId,
+      orgId,
     ]);
     return {
-      teamId,
+      orgId,
       keys: keys.map(boundKey),
       accounting: { channels: json(row.accounting_channels), directMessages: row.accounting_in_dms },
     };
   }
 
   /** The Enterprise Grid organization a connected workspace belongs to, when it has one. */
-  async enterpriseOf(teamId: string): Promise<string | undefined> {
+  async enterpriseOf(orgId: string): Promise<string | undefined> {
     const [row] = await this.#db.query<{ enterprise_id: string | null }>(
       'SELECT enterprise_id FROM workspace_connections WHERE team_id = $1',
-      [teamId],
+      [orgId],
     );
     return row?.enterprise_id ?? undefined;
   }
 
   /** The key bound to `place`, opened. */
-  async openKey(teamId: string, place: string): Promise<OpenedKey | null> {
+  async openKey(orgId: string, place: string): Promise<OpenedKey | null> {
     const [row] = await this.#db.query<KeyRow>('SELECT * FROM workspace_keys WHERE team_id = $1 AND place = $2', [
-      teamId,
+      orgId,
       place,
     ]);
     return row ? this.#opened(row) : null;
@@ -125,7 +125,7 @@ export class ConnectionStore {
    * `enterpriseId`: the workspace's Enterprise Grid organization, when it has one (an org-wide install serves it).
    */
   async saveKey(
-    teamId: string,
+    orgId: string,
     key: NewKey,
     now: Date,
     where: { enterpriseId?: string | undefined; platform?: Platform | undefined } = {},
@@ -136,7 +136,7 @@ export class ConnectionStore {
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (team_id) DO UPDATE SET updated_at = EXCLUDED.updated_at,
            enterprise_id = COALESCE(EXCLUDED.enterprise_id, workspace_connections.enterprise_id)`,
         [
-          teamId,
+          orgId,
           JSON.stringify(SAFE_ACCOUNTING_DEFAULT.channels),
           SAFE_ACCOUNTING_DEFAULT.directMessages,
           now,
@@ -155,7 +155,7 @@ export class ConnectionStore {
            connected_by_name = EXCLUDED.connected_by_name, last_answered_at = NULL
          RETURNING *`,
         [
-          teamId,
+          orgId,
           key.place,
           keyRefOf(key.apiKey),
           this.#secrets.seal(key.apiKey),
@@ -174,28 +174,23 @@ export class ConnectionStore {
   }
 
   /** Removes the key of one place, or every key of the workspace (its access rules stay). */
-  async removeKeys(teamId: string, place?: string): Promise<number> {
+  async removeKeys(orgId: string, place?: string): Promise<number> {
     const rows =
       place === undefined
-        ? await this.#db.query('DELETE FROM workspace_keys WHERE team_id = $1 RETURNING place', [teamId])
+        ? await this.#db.query('DELETE FROM workspace_keys WHERE team_id = $1 RETURNING place', [orgId])
         : await this.#db.query('DELETE FROM workspace_keys WHERE team_id = $1 AND place = $2 RETURNING place', [
-            teamId,
+            orgId,
             place,
           ]);
     return rows.length;
   }
 
-  async setAccounting(
-    teamId: string,
-    access: AccountingAccess,
-    now: Date,
-    platform: Platform = 'slack',
-  ): Promise<void> {
+  async setAccounting(orgId: string, access: AccountingAccess, now: Date, platform: Platform = 'slack'): Promise<void> {
     await this.#db.query(
       `INSERT INTO workspace_connections (team_id, accounting_channels, accounting_in_dms, updated_at, platform)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (team_id) DO UPDATE SET accounting_channels = EXCLUDED.accounting_channels,
          accounting_in_dms = EXCLUDED.accounting_in_dms, updated_at = EXCLUDED.updated_at`,
-      [teamId, JSON.stringify(access.channels), access.directMessages, now, platform],
+      [orgId, JSON.stringify(access.channels), access.directMessages, now, platform],
     );
   }
 
@@ -203,15 +198,15 @@ export class ConnectionStore {
    * A command of the workspace got an answer from the API with this key. Written at most once a minute per key:
    * skipped in this process within the minute, and the condition keeps other replicas from writing it again.
    */
-  async noteAnswered(teamId: string, keyRef: string, now: Date): Promise<void> {
-    const id = `${teamId} ${keyRef}`;
+  async noteAnswered(orgId: string, keyRef: string, now: Date): Promise<void> {
+    const id = `${orgId} ${keyRef}`;
     const written = this.#answeredWritten.get(id);
     if (written !== undefined && now.getTime() - written < ANSWERED_WRITE_EVERY_MS) return;
     this.#answeredWritten.set(id, now.getTime());
     await this.#db.query(
       `UPDATE workspace_keys SET last_answered_at = $3
        WHERE team_id = $1 AND key_ref = $2 AND (last_answered_at IS NULL OR last_answered_at <= $4)`,
-      [teamId, keyRef, now, new Date(now.getTime() - ANSWERED_WRITE_EVERY_MS)],
+      [orgId, keyRef, now, new Date(now.getTime() - ANSWERED_WRITE_EVERY_MS)],
     );
   }
 

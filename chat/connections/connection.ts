@@ -36,7 +36,7 @@ export interface AccountingAccess {
 }
 
 export interface WorkspaceConnection {
-  teamId: string;
+  orgId: string;
   keys: BoundKey[];
   accounting: AccountingAccess;
 }

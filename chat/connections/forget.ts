@@ -17,15 +17,15 @@ export const WORKSPACE_TABLES: readonly { table: string; teamColumn: string }[] 
 ];
 
 /** Deletes everything kept for the workspace; returns the rows deleted per table. */
-export async function forgetWorkspace(db: SqlExecutor, teamId: string): Promise<Record<string, number>> {
-  return db.transaction((tx) => deleteWorkspaceRows(tx, teamId));
+export async function forgetWorkspace(db: SqlExecutor, orgId: string): Promise<Record<string, number>> {
+  return db.transaction((tx) => deleteWorkspaceRows(tx, orgId));
 }
 
 /** The same, inside a transaction of the caller's. */
-export async function deleteWorkspaceRows(tx: SqlExecutor, teamId: string): Promise<Record<string, number>> {
+export async function deleteWorkspaceRows(tx: SqlExecutor, orgId: string): Promise<Record<string, number>> {
   const deleted: Record<string, number> = {};
   for (const { table, teamColumn } of WORKSPACE_TABLES) {
-    const rows = await tx.query(`DELETE FROM ${table} WHERE ${teamColumn} = $1 RETURNING 1`, [teamId]);
+    const rows = await tx.query(`DELETE FROM ${table} WHERE ${teamColumn} = $1 RETURNING 1`, [orgId]);
     deleted[table] = rows.length;
   }
   return deleted;

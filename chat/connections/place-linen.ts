@@ -27,7 +27,7 @@ export type Resolution =
 
 /** Where a command is typed: the workspace or tenant, and the channel or chat. */
 export interface Place {
-  teamId: string | null | undefined;
+  orgId: string | null | undefined;
   channelId: string;
   /** A direct message (Slack) or a 1:1 chat with the bot (Teams): accounting answers there follow their own rule. */
   privateChat?: boolean | undefined;
@@ -79,11 +79,11 @@ export function connectedWorkspaceLinen(options: ConnectedWorkspaceLinenOptions)
     return service;
   };
   return {
-    async for({ teamId, channelId }) {
-      const connection = teamId ? await options.connections.get(teamId) : null;
+    async for({ orgId, channelId }) {
+      const connection = orgId ? await options.connections.get(orgId) : null;
       const bound = connection ? keyForChannel(connection, channelId) : undefined;
-      if (!connection || !bound || !teamId) return { kind: 'not-connected' };
-      const opened = await options.connections.openKey(teamId, bound.place);
+      if (!connection || !bound || !orgId) return { kind: 'not-connected' };
+      const opened = await options.connections.openKey(orgId, bound.place);
       if (!opened) return { kind: 'not-connected' };
       return {
         kind: 'ready',

@@ -34,7 +34,7 @@ export interface DigestCommandContext {
   channelName?: string | null | undefined;
   /** Teams: the service URL the conversation is reached through (kept with a subscription). */
   serviceUrl?: string | null | undefined;
-  teamId?: string | null;
+  orgId?: string | null;
   store: DigestStore;
   channels: DigestChannels;
   /** The client of the key new subscriptions read with (and previews use). */
@@ -122,7 +122,7 @@ function nextThree(s: Subscription, now: Date): string {
 async function findOwned(ctx: DigestCommandContext, id: string | undefined): Promise<Subscription | Rich> {
   if (!id) return r`Give the subscription id; ${command('digest list')} shows them.`;
   const sub = await ctx.store.getSubscription(id.trim());
-  if (!sub || sub.platform !== ctx.platform || (ctx.teamId && sub.teamId && sub.teamId !== ctx.teamId)) {
+  if (!sub || sub.platform !== ctx.platform || (ctx.orgId && sub.orgId && sub.orgId !== ctx.orgId)) {
     return r`There is no digest subscription ${code(id)}; ${command('digest list')} shows them.`;
   }
   return sub;
@@ -175,7 +175,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
           {
             ...schedule,
             platform: ctx.platform,
-            teamId: ctx.teamId ?? null,
+            orgId: ctx.orgId ?? null,
             channelName: channelId === ctx.channelId ? (ctx.channelName ?? null) : null,
             serviceUrl: ctx.serviceUrl ?? null,
             kind: a.kind,
@@ -193,7 +193,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         return reply(['Subscribed: '], describe(kinds, created, names), [`.\nNext runs: ${nextThree(created, now)}.`]);
       }
       case 'list': {
-        const subs = await ctx.store.listSubscriptions({ platform: ctx.platform, teamId: ctx.teamId ?? undefined });
+        const subs = await ctx.store.listSubscriptions({ platform: ctx.platform, orgId: ctx.orgId ?? undefined });
         if (!subs.length) return reply(['No digest subscriptions yet. '], usage(kinds));
         const lines = subs.map((s): Rich => ['• ', ...describe(kinds, s, undefined, !keyKnown(ctx, s))]);
         // One paragraph per chunk of lines, up to the part limit, then a count of what is left out.
@@ -246,7 +246,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
           target = {
             id: '',
             platform: ctx.platform,
-            teamId: null,
+            orgId: null,
             channelName: null,
             serviceUrl: null,
             kind: kind.name,

@@ -75,7 +75,7 @@ export class RunFailures {
       this.d.observer?.subscriptionStopped?.('uninstalled', sub.platform);
     this.d.logger.warn('stopped a digest whose workspace no longer has the app installed', {
       subscription: sub.id,
-      team: sub.teamId,
+      team: sub.orgId,
     });
     return 'skipped';
   }

@@ -154,7 +154,7 @@ export async function digestFor(
 function deliveriesOfTick(deliveries: DeliveryFor): (sub: Subscription) => Promise<DigestDelivery | null> {
   const byPlace = new Map<string, Promise<DigestDelivery | null>>();
   return (sub) => {
-    const place = `${sub.platform}\u0000${sub.teamId ?? ''}\u0000${sub.serviceUrl ?? ''}`;
+    const place = `${sub.platform}\u0000${sub.orgId ?? ''}\u0000${sub.serviceUrl ?? ''}`;
     let p = byPlace.get(place);
     if (!p) {
       p = deliveries(sub);

@@ -143,7 +143,7 @@ export function slackDeliveries(slack: DigestSlack): DeliveryFor {
     return async () => one;
   }
   return async (sub) => {
-    const client = await slack(sub.teamId);
+    const client = await slack(sub.orgId);
     return client ? slackDelivery(client) : null;
   };
 }

@@ -44,7 +44,7 @@ function teamsDelivery(sub: RunOwner, deps: TeamsDeliveryDeps): DigestDelivery {
     findPosted: async () => null,
     explain: (code) => explainTeamsFailure(code),
     async tellCreator(s: RunOwner, code: string, reason: string) {
-      const chat = await connector.personalChat(s.createdBy, s.teamId!);
+      const chat = await connector.personalChat(s.createdBy, s.orgId!);
       const noun = s.noun ?? 'digest';
       const resume = code === 'linen_key_missing' ? '' : ` Fix it, then type “${noun} resume ${s.id}”.`;
       await connector.send(
@@ -58,5 +58,5 @@ function teamsDelivery(sub: RunOwner, deps: TeamsDeliveryDeps): DigestDelivery {
 
 /** Each Teams subscription's delivery, through the service URL it was subscribed from. */
 export function teamsDeliveries(deps: TeamsDeliveryDeps): DeliveryFor {
-  return async (sub) => (sub.serviceUrl && sub.teamId ? teamsDelivery(sub, deps) : null);
+  return async (sub) => (sub.serviceUrl && sub.orgId ? teamsDelivery(sub, deps) : null);
 }

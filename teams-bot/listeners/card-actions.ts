@@ -62,7 +62,7 @@ async function connect(
   };
   const result = await connectKey(input, {
     platform: 'teams',
-    teamId: place.tenantId,
+    orgId: place.tenantId,
     userId: place.person.id,
     userName: place.person.name,
     connections: connectDeps.connections,

@@ -23,7 +23,7 @@ async function accepted(ctx: IActivityContext<IFileConsentInvokeActivity>, deps:
   if (!pdf) {
     // Offered by another replica, or long ago: the tenant's key reads it again (its signed link lasts 15 minutes).
     const r = await deps.place.workspaces.for({
-      teamId: place.tenantId,
+      orgId: place.tenantId,
       channelId: place.channelId,
       privateChat: true,
     });

@@ -123,7 +123,7 @@ export async function seed(db: SqlExecutor): Promise<Seeded> {
   const created = new Date(NOW.getTime() - 24 * HOUR);
   const sub = (teamId: string, apiKey: string, channelId: string, fields = {}) =>
     store.createSubscription(
-      newSubscription({ teamId, keyRef: keyRefOf(apiKey), channelId, ...fields }),
+      newSubscription({ orgId: teamId, keyRef: keyRefOf(apiKey), channelId, ...fields }),
       created,
       new Date(NOW.getTime() + 13 * HOUR),
     );

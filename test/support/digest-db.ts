@@ -121,5 +121,9 @@ export function newSubscription(
 
 /** A daily digest subscription of the workspace `teamId` (key `k1`, channel C0A), due now: a row to see kept or forgotten. */
 export function subscribeWorkspace(store: DigestStore, teamId: string) {
-  return store.createSubscription(newSubscription({ teamId, keyRef: 'k1', channelId: 'C0A' }), new Date(), new Date());
+  return store.createSubscription(
+    newSubscription({ orgId: teamId, keyRef: 'k1', channelId: 'C0A' }),
+    new Date(),
+    new Date(),
+  );
 }

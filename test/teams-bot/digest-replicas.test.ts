@@ -38,7 +38,7 @@ describe.skipIf(!PG_URL)('Teams digests on three bot processes sharing PostgreSQ
   const teamsSubscription = (channel: string, cadence: string, time: string) =>
     newSubscription({
       platform: 'teams',
-      teamId: fakes.bot.tenantId,
+      orgId: fakes.bot.tenantId,
       serviceUrl: fakes.bot.serviceUrl,
       cadence,
       time,

@@ -7,7 +7,7 @@ export function toAlert(r: Row): Alert {
   return {
     id: String(r.id),
     platform: r.platform as Alert['platform'],
-    teamId: (r.team_id as string | null) ?? null,
+    orgId: (r.team_id as string | null) ?? null,
     keyRef: String(r.key_ref),
     kind: String(r.kind),
     options: json<unknown>(r.options ?? {}),

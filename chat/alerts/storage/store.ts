@@ -18,7 +18,7 @@ const sameSeen = (a: unknown, b: string[] | null) => JSON.stringify(a ?? null) =
 
 export interface AlertFilter {
   platform?: string | undefined;
-  teamId?: string | null | undefined;
+  orgId?: string | null | undefined;
   keyRef?: string | undefined;
 }
 
@@ -38,7 +38,7 @@ export class AlertStore {
           [
             newId('a', 5),
             a.platform,
-            a.teamId,
+            a.orgId,
             a.keyRef,
             a.kind,
             JSON.stringify(a.options ?? {}),
@@ -80,7 +80,7 @@ export class AlertStore {
       `SELECT * FROM alerts WHERE ($1::text IS NULL OR platform = $1) AND ($2::text IS NULL OR team_id = $2)
          AND ($3::text IS NULL OR key_ref = $3)
        ORDER BY created_at, id`,
-      [filter.platform ?? null, filter.teamId ?? null, filter.keyRef ?? null],
+      [filter.platform ?? null, filter.orgId ?? null, filter.keyRef ?? null],
     );
     return rows.map(toAlert);
   }

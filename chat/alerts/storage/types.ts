@@ -9,7 +9,7 @@ export interface Alert {
   id: string;
   platform: Platform;
   /** The Slack workspace or the Microsoft 365 tenant (null: a bot for one workspace). */
-  teamId: string | null;
+  orgId: string | null;
   /** Names the Linen API key the alert checks with (`keyRefOf`; never the key itself). */
   keyRef: string;
   kind: string;
@@ -38,7 +38,7 @@ export interface Alert {
 export type NewAlert = Pick<
   Alert,
   | 'platform'
-  | 'teamId'
+  | 'orgId'
   | 'keyRef'
   | 'kind'
   | 'options'

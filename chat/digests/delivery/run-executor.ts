@@ -57,7 +57,7 @@ export interface RunOwner {
   kind: string;
   platform: Platform;
   /** The Slack workspace or the Microsoft 365 tenant. */
-  teamId: string | null;
+  orgId: string | null;
   channelId: string;
   serviceUrl: string | null;
   createdBy: string;

@@ -10,7 +10,7 @@ export function toSubscription(r: Row): Subscription {
   return {
     id: String(r.id),
     platform: (r.platform as Subscription['platform'] | undefined) ?? 'slack',
-    teamId: (r.team_id as string | null) ?? null,
+    orgId: (r.team_id as string | null) ?? null,
     kind: String(r.kind) as Subscription['kind'],
     options: json<Subscription['options']>(r.options ?? {}),
     keyRef: String(r.key_ref),

@@ -71,7 +71,7 @@ export class SqlDigestStore implements DigestStore {
        ON CONFLICT (id) DO NOTHING RETURNING *`,
       [
         id,
-        s.teamId ?? null,
+        s.orgId ?? null,
         s.keyRef,
         s.channelId,
         s.cadence,
@@ -98,13 +98,13 @@ export class SqlDigestStore implements DigestStore {
   }
 
   async listSubscriptions(
-    filter: { platform?: Platform; teamId?: string | null; channelId?: string } = {},
+    filter: { platform?: Platform; orgId?: string | null; channelId?: string } = {},
   ): Promise<Subscription[]> {
     const rows = await this.db.query(
       `SELECT * FROM digest_subscriptions WHERE ($1::text IS NULL OR team_id = $1) AND ($2::text IS NULL OR channel_id = $2)
          AND ($3::text IS NULL OR platform = $3)
        ORDER BY created_at, id`,
-      [filter.teamId ?? null, filter.channelId ?? null, filter.platform ?? null],
+      [filter.orgId ?? null, filter.channelId ?? null, filter.platform ?? null],
     );
     return rows.map(toSubscription);
   }

@@ -21,7 +21,7 @@ export interface Subscription {
   id: string;
   platform: Platform;
   /** The Slack workspace or the Microsoft 365 tenant (null: a bot for one workspace). */
-  teamId: string | null;
+  orgId: string | null;
   kind: DigestKind;
   options: DigestOptions;
   /** Names the Linen API key the digest reads with (`keyRefOf`; never the key itself). */
@@ -56,7 +56,7 @@ export type NewSubscription = Pick<
 > & {
   /** Default `slack`. */
   platform?: Platform | undefined;
-  teamId?: string | null | undefined;
+  orgId?: string | null | undefined;
   channelName?: string | null | undefined;
   serviceUrl?: string | null | undefined;
   /** Default: the store's first kind (`shortfall`). */
@@ -125,7 +125,7 @@ export interface DigestStore {
   getSubscription(id: string): Promise<Subscription | null>;
   listSubscriptions(filter?: {
     platform?: Platform | undefined;
-    teamId?: string | null | undefined;
+    orgId?: string | null | undefined;
     channelId?: string | undefined;
   }): Promise<Subscription[]>;
   deleteSubscription(id: string): Promise<boolean>;

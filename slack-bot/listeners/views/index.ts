@@ -14,7 +14,7 @@ export function register(app: App, deps: BotDeps): void {
       return;
     }
     const answer = await submitConnect(view, {
-      teamId,
+      orgId: teamId,
       enterpriseId: body.enterprise?.id ?? body.team?.enterprise_id ?? undefined,
       userId: body.user.id,
       connections: connect.connections,

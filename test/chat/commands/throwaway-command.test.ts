@@ -81,7 +81,7 @@ const platform: ConnectionPlatform = {
 
 const ask = (text: string, channelId = ALLOWED, userId = ADMIN) =>
   answerCommand(
-    { text, teamId: TEAM, channelId, userId, platform: 'slack', surface: PLAIN_SURFACE, connection: platform },
+    { text, orgId: TEAM, channelId, userId, platform: 'slack', surface: PLAIN_SURFACE, connection: platform },
     deps,
   );
 
@@ -166,7 +166,7 @@ describe('a command added as one module', () => {
     expect(replays.length).toBeGreaterThan(1);
     const replayed = await answerButton(
       replays[0]!,
-      { teamId: TEAM, channelId: ALLOWED, userId: ADMIN, platform: 'slack', surface: PLAIN_SURFACE },
+      { orgId: TEAM, channelId: ALLOWED, userId: ADMIN, platform: 'slack', surface: PLAIN_SURFACE },
       deps,
     );
     expect(said(replayed.content)).toContain('Owing: ');
@@ -188,7 +188,7 @@ describe('a command added as one module', () => {
     const dm = await answerCommand(
       {
         text: 'owing Harborview Hotel',
-        teamId: TEAM,
+        orgId: TEAM,
         channelId: 'D0DIRECT',
         privateChat: true,
         userId: ADMIN,

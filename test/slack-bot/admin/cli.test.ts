@@ -136,7 +136,7 @@ describe.each(drivers)('npm run admin -- status of a store on %s', (driver) => {
     try {
       const digests = digestStoreOver(db);
       await digests.createSubscription(
-        newSubscription({ teamId: 'T0ONE', keyRef: keyRefOf(ENV_KEY), channelId: 'C0OPS' }),
+        newSubscription({ orgId: 'T0ONE', keyRef: keyRefOf(ENV_KEY), channelId: 'C0OPS' }),
         NOW,
         new Date(NOW.getTime() + 3_600_000),
       );

@@ -214,7 +214,7 @@ describe.each(drivers)('npm run admin -- status on %s', (driver) => {
             text,
             userId: 'U0MEMBER',
             channelId: 'C0OPS',
-            teamId: TEAM_A,
+            orgId: TEAM_A,
             platform: 'slack',
             surface: SLACK_SURFACE,
           } satisfies CommandRequest,

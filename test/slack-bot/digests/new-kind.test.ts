@@ -48,7 +48,7 @@ for (const driver of drivers) {
           isAccountingDigest(kind, kinds)
             ? accountingRefusal(
                 { channels: [FINANCE], directMessages: false },
-                { teamId: null, channelId, privateChat: false },
+                { orgId: null, channelId, privateChat: false },
                 SLACK_SURFACE,
               )
             : null,

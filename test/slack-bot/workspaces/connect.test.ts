@@ -214,7 +214,7 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
     h.slack.channels.set(HARBOR_ROOM, { name: 'harbor-room', member: true });
     const answer = await ask('digest subscribe tickets', TEAM_A, HARBOR_ROOM);
     expect(allText(answer)).toMatch(/Subscribed/i);
-    const subs = await bot.bot.digests.store.listSubscriptions({ teamId: TEAM_A });
+    const subs = await bot.bot.digests.store.listSubscriptions({ orgId: TEAM_A });
     expect(subs.map((s) => [s.channelId, s.keyRef])).toEqual([[HARBOR_ROOM, keyRefOf(KEY.harbor)]]);
     // Saturday 07:00 CST: the worker posts the first tickets digest, read with the channel's own key.
     clock.set('2026-11-21T13:00:20Z');
@@ -227,7 +227,7 @@ describe('connecting Linen from Slack (multi-workspace mode)', () => {
     expect(posted).not.toContain('Mercy');
     // Subscribed from another channel for this one: still this channel's key.
     await ask(`digest subscribe shortfall <#${HARBOR_ROOM}|harbor-room>`, TEAM_A, OPS);
-    const again = await bot.bot.digests.store.listSubscriptions({ teamId: TEAM_A });
+    const again = await bot.bot.digests.store.listSubscriptions({ orgId: TEAM_A });
     expect(again.map((s) => s.keyRef)).toEqual([keyRefOf(KEY.harbor), keyRefOf(KEY.harbor)]);
   });
 

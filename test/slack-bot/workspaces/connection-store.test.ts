@@ -117,14 +117,14 @@ describe.each(drivers)('workspace connections on %s', (driver) => {
         return service;
       },
     });
-    const a = await workspaces.for({ teamId: 'T0AAA', channelId: 'C0OPS0001' });
-    const b = await workspaces.for({ teamId: 'T0BBB', channelId: 'C0OPS0001' });
+    const a = await workspaces.for({ orgId: 'T0AAA', channelId: 'C0OPS0001' });
+    const b = await workspaces.for({ orgId: 'T0BBB', channelId: 'C0OPS0001' });
     expect(a.kind === 'ready' && b.kind === 'ready' && a.linen === b.linen).toBe(true);
     expect(made).toHaveLength(1);
-    await workspaces.for({ teamId: 'T0CCC', channelId: 'C0OPS0001' });
+    await workspaces.for({ orgId: 'T0CCC', channelId: 'C0OPS0001' });
     expect(made).toHaveLength(2);
     expect(closed).toEqual([made[0]!.keyRef]);
-    expect(await workspaces.for({ teamId: 'T0NONE', channelId: 'C0OPS0001' })).toMatchObject({ kind: 'not-connected' });
+    expect(await workspaces.for({ orgId: 'T0NONE', channelId: 'C0OPS0001' })).toMatchObject({ kind: 'not-connected' });
     await workspaces.close();
   });
 });

@@ -151,7 +151,7 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
       suite.h.slack.calls.slice(since).filter((c) => c.authorization && teamOfToken(c.authorization) === TEAM_B),
     ).toEqual([]);
     expect(callsTo('chat.postMessage', 'C0AROOM04', since)).toHaveLength(1);
-    const subs = await suite.db.store.listSubscriptions({ teamId: TEAM_B, channelId: 'C0BROOM04' });
+    const subs = await suite.db.store.listSubscriptions({ orgId: TEAM_B, channelId: 'C0BROOM04' });
     expect(subs.map((s) => s.status)).toEqual(['failing']);
     await suite.bot.waitForLog(/stopped a digest whose workspace no longer has the app installed.*T0BBB/);
     expect(suite.bot.logs.join('\n')).not.toContain(KEY_B);
@@ -178,10 +178,10 @@ describe.each(drivers)('digests in installed workspaces (%s)', (driver) => {
     await suite.bot.waitForLog(
       /app_uninstalled: organization E0GRID forgotten \(1 installation, and the workspaces it served: T0GRIDWS\)/,
     );
-    expect(await suite.db.store.listSubscriptions({ teamId: GRID.workspace })).toEqual([]);
+    expect(await suite.db.store.listSubscriptions({ orgId: GRID.workspace })).toEqual([]);
     const keys = await suite.db.executor.query('SELECT 1 FROM workspace_keys WHERE team_id = $1', [GRID.workspace]);
     expect(keys).toEqual([]);
     // Workspaces with an installation of their own keep theirs.
-    expect((await suite.db.store.listSubscriptions({ teamId: TEAM_A })).length).toBeGreaterThan(0);
+    expect((await suite.db.store.listSubscriptions({ orgId: TEAM_A })).length).toBeGreaterThan(0);
   });
 });

@@ -1,10 +1,10 @@
 /** What reaches the bot's log: never a key, a token, a command's response_url or a Socket Mode ticket. */
 import { describe, expect, it } from 'vitest';
-import { failureFields, logFields } from '../../base/logging/log-fields.ts';
-import { createLogger, type LogLevel } from '../../base/logging/logger.ts';
-import { ConfigError, loadLogFormat } from '../../service/config.ts';
-import { InternalServerError } from '../../shared/errors.ts';
-import { assertNoLeaks } from '../support/secret-leaks.ts';
+import { failureFields, logFields } from '../../../base/logging/log-fields.ts';
+import { createLogger, type LogLevel } from '../../../base/logging/logger.ts';
+import { ConfigError, loadLogFormat } from '../../../service/config.ts';
+import { InternalServerError } from '../../../shared/errors.ts';
+import { assertNoLeaks } from '../../support/secret-leaks.ts';
 
 it('scrubs keys, Slack tokens, response_urls and connection tickets at every level', () => {
   const lines: string[] = [];

@@ -40,7 +40,7 @@ describe('digests in a Teams channel', () => {
     const [sub] = await first.bot.digests.store.listSubscriptions({ platform: 'teams' });
     expect(sub).toMatchObject({
       platform: 'teams',
-      teamId: h.fakes.bot.tenantId,
+      orgId: h.fakes.bot.tenantId,
       channelId: h.channel.id,
       channelName: h.channel.name,
       serviceUrl: h.fakes.bot.serviceUrl,

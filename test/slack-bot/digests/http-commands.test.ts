@@ -90,7 +90,7 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
       expect(stored).toMatchObject({
         channelId: OPS,
         createdBy: ADMIN,
-        teamId: 'T0LINEN',
+        orgId: 'T0LINEN',
         cadence: 'weekdays',
         time: '06:30',
         minSeverity: 'high',

@@ -62,7 +62,8 @@ export interface TickResult {
 export interface KeySnapshot {
   signals(): Promise<InventorySignal[]>;
   customers(): Promise<Customer[]>;
-  deliveriesOn(day: string): Promise<DailyDeliveryRow[]>;
+  /** Daily delivery rows of the org-local days `from` to `to` (one listing: a week is well within 92 days). */
+  deliveriesBetween(from: string, to: string): Promise<DailyDeliveryRow[]>;
   openInvoices(): Promise<Invoice[]>;
   activePurchaseOrders(): Promise<PurchaseOrder[]>;
   ticketsOf(customerId: string): Promise<QualityTicket[]>;
@@ -92,7 +93,8 @@ export function keySnapshot(
         return client.inventory.signals().all();
       }),
     customers: () => once('customers', (client) => client.customers.list().all()),
-    deliveriesOn: (day) => once(`deliveries ${day}`, (client) => client.deliveries.daily({ from: day, to: day }).all()),
+    deliveriesBetween: (from, to) =>
+      once(`deliveries ${from} ${to}`, (client) => client.deliveries.daily({ from, to }).all()),
     openInvoices: () =>
       once('invoices', async (client) => {
         const [sent, partial] = await Promise.all([

@@ -3,13 +3,14 @@
  * the snapshot fetches each API listing once per key per tick, so every subscription of a key that reads it shares
  * one walk. A kind names the ones it needs in `reads`; a new listing is one entry here and one in the snapshot.
  */
-import type {
-  Customer,
-  CustomerTicket,
-  DailyDeliveryRow,
-  InventorySignal,
-  Invoice,
-  PurchaseOrder,
+import {
+  addDays,
+  type Customer,
+  type CustomerTicket,
+  type DailyDeliveryRow,
+  type InventorySignal,
+  type Invoice,
+  type PurchaseOrder,
 } from '../../../shared/index.ts';
 import type { KeySnapshot } from '../runner.ts';
 import type { Subscription } from '../storage/types.ts';
@@ -18,8 +19,8 @@ import { customerScope } from './customer-scope.ts';
 export interface Listings {
   /** The key's open and acknowledged signals, of every signal kind (a digest keeps its own). */
   signals: readonly InventorySignal[];
-  /** The daily delivery rows of the day before the run (org-local). */
-  deliveriesYesterday: readonly DailyDeliveryRow[];
+  /** The daily delivery rows of the seven whole days ending the day before the run (org-local), oldest first. */
+  deliveriesLastWeek: readonly DailyDeliveryRow[];
   /** The key's open invoices: sent and partially paid. */
   openInvoices: readonly Invoice[];
   /** The key's active purchase orders. */
@@ -39,7 +40,7 @@ interface ListingRun {
 
 const LISTINGS: { readonly [L in ListingName]: (snap: KeySnapshot, run: ListingRun) => Promise<Listings[L]> } = {
   signals: (snap) => snap.signals(),
-  deliveriesYesterday: (snap, run) => snap.deliveriesOn(run.yesterday),
+  deliveriesLastWeek: (snap, run) => snap.deliveriesBetween(addDays(run.yesterday, -6), run.yesterday),
   openInvoices: (snap) => snap.openInvoices(),
   activePurchaseOrders: (snap) => snap.activePurchaseOrders(),
   customerTickets: async (snap, run) => {

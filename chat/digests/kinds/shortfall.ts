@@ -4,6 +4,7 @@
  * rate and par met of the items concerned, as a neutral answer within the content limits (each platform renders it).
  */
 import {
+  addDays,
   type Customer,
   type DailyDeliveryRow,
   groupSignals,
@@ -11,11 +12,13 @@ import {
   SHORTFALL_KINDS,
   type SignalGroup,
 } from '../../../shared/index.ts';
-import { divider, type Part, title } from '../../content/document.ts';
-import { CONTENT_LIMITS } from '../../content/limits.ts';
+import { chart, divider, type Part, title } from '../../content/document.ts';
+import { CONTENT_LIMITS, partsUsed } from '../../content/limits.ts';
 import { b, type Icon, i, icon, joinRich, line, type Rich, r } from '../../content/rich.ts';
+import { parMetByCustomerChart } from '../../views/par-met-chart.ts';
 import type { Digest } from '../digest.ts';
 import type { Severity, ShownSignal, SignalSnapshot, Subscription } from '../storage/types.ts';
+import { customerScope } from './customer-scope.ts';
 import { type DigestInput, defineDigestKind } from './kind.ts';
 import { context, pack } from './sections.ts';
 
@@ -39,13 +42,14 @@ export const shortfallDigest = defineDigestKind({
     // The first kind: its lines name no kind.
     return { kind: '', settings: `${severity}${s.allClear ? ', all-clear posts' : ''}` };
   },
-  reads: ['signals', 'deliveriesYesterday'],
-  build: (input: DigestInput<'signals' | 'deliveriesYesterday', SignalSnapshot>) =>
+  reads: ['signals', 'deliveriesLastWeek'],
+  build: (input: DigestInput<'signals' | 'deliveriesLastWeek', SignalSnapshot>) =>
     buildShortfallDigest({
       subscription: input.subscription,
       signals: input.read.signals,
       customers: input.customers,
-      deliveries: input.read.deliveriesYesterday,
+      deliveries: input.read.deliveriesLastWeek.filter((r) => r.date === input.yesterday),
+      week: input.read.deliveriesLastWeek,
       yesterday: input.yesterday,
       previous: input.previous,
       title: input.title,
@@ -66,6 +70,8 @@ interface ShortfallInput {
   customers: readonly Customer[];
   /** Daily delivery rows of `yesterday`. */
   deliveries: readonly DailyDeliveryRow[];
+  /** Daily delivery rows of the seven whole days ending `yesterday`: the par met chart. */
+  week?: readonly DailyDeliveryRow[] | undefined;
   yesterday: string;
   /** What the previous digest showed; null when there was none. */
   previous: readonly ShownSignal[] | null;
@@ -222,6 +228,9 @@ function buildShortfallDigest(input: ShortfallInput): ShortfallDigest {
     ? ` · ${counts.new} new · ${counts.gone} no longer open since the previous digest`
     : ' · first digest of this subscription';
   parts.push(context(r`${headline}${change} · fill rates are for ${input.yesterday}`));
+  // The last seven days' par met of the customers it covers, a line each (their numbers written under it).
+  const trend = input.week && parMetTrend(input, input.week);
+  if (trend) parts.push(chart(trend));
 
   if (gone.length || nowAcked.length) {
     const changes: Rich[] = [
@@ -245,7 +254,7 @@ function buildShortfallDigest(input: ShortfallInput): ShortfallDigest {
   let budgetLines = MAX_LINES;
   let omitted: InventorySignal[] = [];
   for (const [cid, gs] of byCustomer) {
-    const room = CONTENT_LIMITS.parts - parts.length - 2;
+    const room = CONTENT_LIMITS.parts - partsUsed(parts) - 2;
     const name = cid ? (customerName.get(cid) ?? cid) : 'No customer';
     const groupLines = gs.map((g) => groupLine(g, input, isNew));
     const take = Math.min(groupLines.length, budgetLines);
@@ -277,4 +286,13 @@ function buildShortfallDigest(input: ShortfallInput): ShortfallDigest {
       ? `Linen digest ${input.title}: all clear${gone.length ? `, ${gone.length} no longer open` : ''}.`
       : `Linen digest ${input.title}: ${counts.open} open shortfall signals (${counts.high} high)${prev ? `, ${counts.new} new, ${counts.gone} no longer open` : ''}${order ? `, ${order} pieces suggested to order` : ''}.`;
   return { quiet, unchanged, summary: [summary], parts, shown, counts };
+}
+
+/** The chart of the digest's customers' par met over the week, or null when none had a delivery with a par. */
+function parMetTrend(input: ShortfallInput, week: readonly DailyDeliveryRow[]) {
+  const inScope = customerScope(input.subscription, input.customers);
+  const covered = input.customers.filter((c) => inScope(c.id));
+  const days = Array.from({ length: 7 }, (_, i) => addDays(input.yesterday, i - 6));
+  const trend = parMetByCustomerChart(week, covered, days);
+  return trend.series.length && trend.categories.length ? trend : null;
 }

@@ -291,9 +291,11 @@ async function setAlert(words: readonly Token[], ctx: AlertCommandContext, kinds
     new Date(now.getTime() + ctx.pollMs),
   );
   const names = await namesOf(key.linen);
-  const minutes = Math.round(ctx.pollMs / 60_000);
-  const every =
-    minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(ctx.pollMs / 1000)} seconds`;
+  // Whole minutes as minutes; anything else (30 s, 90 s) in seconds, never rounded to a minute it is not.
+  const minutes = ctx.pollMs / 60_000;
+  const every = Number.isInteger(minutes)
+    ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+    : `${Math.round(ctx.pollMs / 1000)} seconds`;
   const checked = kind.cadence === 'daily' ? 'once a day, once the day is over' : `every ${every}`;
   return {
     summary: r`Alert ${code(created.id)} set: ${line(kind.describe(scopeOf(created), names))}.`,

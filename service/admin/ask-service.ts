@@ -50,6 +50,13 @@ function revived(wire: OverWire<StatusReport>): StatusReport {
       lastRun: s.lastRun && { ...s.lastRun, at: at(s.lastRun.at) },
     })),
     failing: wire.failing.map((f) => ({ ...f, since: at(f.since) })),
+    // A service of a version that listed no alerts sends none: its report is read without them.
+    alerts: (wire.alerts ?? []).map((a) => ({
+      ...a,
+      lastFiredAt: atOrNull(a.lastFiredAt),
+      lastCheck: a.lastCheck && { ...a.lastCheck, at: atOrNull(a.lastCheck.at), nextAt: at(a.lastCheck.nextAt) },
+    })),
+    failingAlerts: (wire.failingAlerts ?? []).map((f) => ({ ...f, since: at(f.since) })),
   };
 }
 

@@ -72,7 +72,15 @@ export async function runAdmin(
   }
   let report: StatusReport;
   if (opened.kind === 'absent') {
-    report = { workspaces: [], connections: [], environmentKey: null, subscriptions: [], failing: [] };
+    report = {
+      workspaces: [],
+      connections: [],
+      environmentKey: null,
+      subscriptions: [],
+      failing: [],
+      alerts: [],
+      failingAlerts: [],
+    };
   } else if (opened.kind === 'held') {
     try {
       report = await askRunningService(opened);

@@ -1,11 +1,13 @@
 /**
  * What `npm run admin -- status` reports, read from the store without changing it: the installed workspaces, each
  * connected key by its last four characters and when a command last got an answer with it, the digest
- * subscriptions with their runs, and the ones that fail with why. Never a sealed column: no key or token is read.
- * A store of an older version (a column or table missing) is read as far as it goes.
+ * subscriptions with their runs, the alerts with their keys' checks (alert-status.ts), and the ones that fail with
+ * why. Never a sealed column: no key or token is read. A store of an older version (a column or table missing) is
+ * read as far as it goes.
  */
 import { keyRefOf } from '../../base/key-ref.ts';
 import type { SqlExecutor } from '../../base/store/sql.ts';
+import { type AlertStatus, readAlertStatus } from './alert-status.ts';
 
 /** Every row names its platform: a Slack workspace, or a Microsoft Teams tenant. */
 export type Platform = 'slack' | 'teams';
@@ -81,7 +83,7 @@ export interface FailingRow {
   code: string | null;
 }
 
-export interface StatusReport {
+export interface StatusReport extends AlertStatus {
   workspaces: WorkspaceRow[];
   connections: ConnectionRow[];
   /**
@@ -281,6 +283,7 @@ export async function readStatus(db: SqlExecutor, env: Record<string, string | u
     environmentKey: envKey ? hint(envKey.slice(-4)) : null,
     subscriptions: subscriptionRows,
     failing,
+    ...(await readAlertStatus(db, has, keyNames)),
   };
 }
 
@@ -354,5 +357,10 @@ function workspacesOf(
 }
 
 export function isEmpty(report: StatusReport): boolean {
-  return report.workspaces.length === 0 && report.connections.length === 0 && report.subscriptions.length === 0;
+  return (
+    report.workspaces.length === 0 &&
+    report.connections.length === 0 &&
+    report.subscriptions.length === 0 &&
+    report.alerts.length === 0
+  );
 }

@@ -1,4 +1,5 @@
 /** The status report as aligned plain-text tables under headings, for a terminal. */
+import type { AlertCheck } from './alert-status.ts';
 import type { StatusReport } from './status.ts';
 import { table } from './table.ts';
 import { when } from './when.ts';
@@ -13,6 +14,15 @@ const INSTALL: Record<Workspace['install'], (w: Workspace) => string> = {
 };
 
 const place = (p: string) => (p === '*' ? 'workspace' : `#${p}`);
+
+/** `2026-11-20T17:55:00Z (5 min ago), 3 requests`, or why it could not read; `none yet` before the first. */
+function lastCheck(check: AlertCheck | null, at: (d: Date | null) => string): string {
+  if (!check) return 'no check (nothing active)';
+  if (!check.at) return `none yet (due ${at(check.nextAt)})`;
+  if (check.error) return `${at(check.at)}, could not read: ${check.error}`;
+  const n = check.requests ?? 0;
+  return `${at(check.at)}, ${n} request${n === 1 ? '' : 's'}`;
+}
 
 function section(title: string, rows: number, lines: string[]): string[] {
   return ['', `${title} (${rows})`, ...lines];
@@ -106,6 +116,51 @@ export function renderText(report: StatusReport, store: string, now: Date): stri
             ]),
           )
         : ['No subscription is failing.'],
+    ),
+  );
+
+  out.push(
+    ...section(
+      'Alerts',
+      report.alerts.length,
+      report.alerts.length
+        ? table(
+            ['PLATFORM', 'WORKSPACE', 'ID', 'KIND', 'WATCHES', 'POSTS IN', 'KEY', 'STATE', 'LAST FIRED', 'LAST CHECK'],
+            report.alerts.map((a) => [
+              a.platform,
+              a.workspace ?? '-',
+              a.id,
+              a.kind,
+              a.watches,
+              a.postsIn,
+              a.key,
+              a.state,
+              a.lastFiredAt ? at(a.lastFiredAt) : 'not yet',
+              lastCheck(a.lastCheck, at),
+            ]),
+          )
+        : ['No alert is set.'],
+    ),
+  );
+
+  out.push(
+    ...section(
+      'Failing alerts',
+      report.failingAlerts.length,
+      report.failingAlerts.length
+        ? table(
+            ['PLATFORM', 'WORKSPACE', 'ID', 'POSTS IN', 'STATE', 'SINCE', 'REASON'],
+            report.failingAlerts.map((f) => [
+              f.platform,
+              f.workspace ?? '-',
+              f.id,
+              f.postsIn,
+              f.state,
+              at(f.since),
+              f.code ? `${f.reason} (${f.code})` : f.reason,
+            ]),
+          )
+        : ['No alert is failing.'],
     ),
   );
   return `${out.join('\n')}\n`;

@@ -68,6 +68,11 @@ export class AnswerCache {
     }
   }
 
+  /** Forgets every answer whose id starts with `prefix` (all of one key's: its fingerprint and a space). */
+  deleteStartingWith(prefix: string): void {
+    for (const id of [...this.#entries.keys()]) if (id.startsWith(prefix)) this.delete(id);
+  }
+
   delete(id: string): void {
     const entry = this.#entries.get(id);
     if (!entry) return;

@@ -31,6 +31,14 @@ export class SharedAnswers {
     this.cache = new AnswerCache(limits);
   }
 
+  /**
+   * Forgets the answers kept for `apiKey`: the data behind it changed (the console changes its own sandbox's), so
+   * what was kept is no longer what the API answers. Requests in flight are left to end.
+   */
+  forgetKey(apiKey: string): void {
+    this.cache.deleteStartingWith(`${keyFingerprint(apiKey)} `);
+  }
+
   /** What a client of `apiKey` answers its JSON requests with; `run` sends the flights it starts. */
   forKey(apiKey: string, run: FlightRunner): AnswerSharing {
     const fingerprint = keyFingerprint(apiKey);

@@ -169,6 +169,25 @@ describe('answers shared by the clients of one key', () => {
     expect(t.sent).toHaveLength(2);
   });
 
+  it("forgetting a key's answers (its data changed) asks the API again for that key alone", async () => {
+    const shared = new SharedAnswers();
+    const t = heldTransport((req) =>
+      customers([req.headers.authorization === `Bearer ${KEY_A}` ? `A after ${t.sent.length}` : 'B']),
+    );
+    const a = client(shared, t.transport);
+    const b = client(shared, t.transport, { apiKey: KEY_B });
+    const first = Promise.all([a.customers.list().page(), b.customers.list().page()]);
+    await t.releaseWhen(2);
+    await first;
+    shared.forgetKey(KEY_A);
+    const again = a.customers.list().page();
+    await t.releaseWhen(3);
+    expect((await again).data[0]!.name).toBe('A after 3');
+    // The other key's answer is still kept.
+    expect((await b.customers.list().page()).data[0]!.name).toBe('B');
+    expect(t.sent).toHaveLength(3);
+  });
+
   it('does not merge requests whose queries differ', async () => {
     const shared = new SharedAnswers();
     const t = heldTransport();

@@ -153,6 +153,116 @@ describe('console mode', () => {
     expect(preview.stdout).not.toMatch(/&amp;|&lt;/);
   });
 
+  it('alerts: set one, close a cart count short in the sandbox, and see the alert posted once in the channel', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'linen-console-alerts-'));
+    const r = await run(
+      TSX,
+      [ENTRY],
+      cleanEnv({ LINEN_DATA_DIR: dataDir }),
+      [
+        '/linen alert short Mercy General Hospital',
+        'sandbox short Mercy General Hospital',
+        '/linen alerts',
+        // A signal at another customer, and bad input: nothing more is posted.
+        'sandbox signal Harborview Hotel',
+        'sandbox frobnicate',
+        'sandbox short Nowhere Inc',
+        '/linen alert short min 0',
+        '/linen alerts',
+      ].join('\n'),
+    );
+    expect(r.code).toBe(0);
+    const out = r.stdout;
+    expect(out).toContain(
+      'Alerts are checked every 30 s (ALERTS_POLL_SECONDS): "/linen alert help" sets one, and "sandbox help" shows how to change the sandbox\'s data to see it fire.',
+    );
+    const set =
+      /Alert set (a\w+): carts closing short at Mercy General Hospital\. It posts in #C0CONSOLE when that happens, checked every 30 seconds\.\n/.exec(
+        out,
+      );
+    expect(set).not.toBeNull();
+    const id = set![1]!;
+    // Quiet about the past: what is short already is counted in the confirmation, not posted.
+    expect(out).toMatch(/\n\d+ carts are short right now: \/linen short Mercy General Hospital lists them\.\n/);
+    const change =
+      /Sandbox: cart (.+) \(Mercy General Hospital › (.+)\) was counted today and closed (\d+) (.+) short \(/.exec(out);
+    expect(change).not.toBeNull();
+    const [, cart, unit, missing, item] = change!;
+
+    // One post, after the change and before the next command's answer, marked as posted in the channel.
+    const header = `── Linen posted in #C0CONSOLE, for everyone in it (alert ${id}) ──`;
+    expect(out.split(header)).toHaveLength(2);
+    expect(out.match(/── Linen (posted|sent)/g)).toHaveLength(1);
+    const post = out.slice(out.indexOf(header), out.indexOf('> Alerts (1)'));
+    expect(out.indexOf(change![0])).toBeLessThan(out.indexOf(header));
+    expect(post).toContain('1 cart short at Mercy General Hospital\n=');
+    expect(post).toContain(`the worst: ${cart} at Mercy General Hospital › ${unit}, ${missing} missing.`);
+    expect(post).toContain(`  Missing: ${missing} pieces\n  Cart: ${cart}\n`);
+    expect(post).toContain(`${missing} ${item}: `);
+    expect(post).toContain('  Count: counted, 2026-11-20 12:');
+    expect(post).toContain('Buttons: [Show what is short]');
+    // A post is not an answer: nothing to share.
+    expect(post).not.toContain('Share in channel');
+    expect(out).toMatch(
+      new RegExp(`• ${id} carts closing short at Mercy General Hospital, in #C0CONSOLE · last fired 2026-11-20 12:`),
+    );
+
+    expect(out).toMatch(/Sandbox: a high shortfall streak signal was raised at Harborview Hotel › /);
+    expect(out).toContain("> I don't know “sandbox frobnicate”; try sandbox short, signal, ticket, reset or help.\n");
+    expect(out).toContain('> No customer named "Nowhere Inc" is visible to this key.\n');
+    expect(out).toMatch(/> min is 1 to [\d,]+ pieces \(got 0\)\. /);
+    // The bad alert was not saved.
+    expect(out.split('> Alerts (1)\n')).toHaveLength(3);
+    expect(out + r.stderr).not.toContain('lk_live_demo_all_access');
+    expect(out).not.toMatch(/undefined|NaN|\[object Object\]/);
+  }, 120_000);
+
+  it('alerts on Teams: dm, ALERTS_POLL_SECONDS, and --ask "alert test" posting after its answer', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'linen-console-alerts-'));
+    const env = cleanEnv({ LINEN_DATA_DIR: dataDir, ALERTS_POLL_SECONDS: '45' });
+    const r = await run(
+      TSX,
+      [ENTRY, '--teams'],
+      env,
+      'alert signal high dm\nsandbox signal Mercy General Hospital\nsandbox help\n',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Alerts are checked every 45 s (ALERTS_POLL_SECONDS): "alert help" sets one');
+    const set =
+      /Alert set (a\w+): high signals at every customer\. It posts in your direct messages with Linen when that happens, checked every 45 seconds\./.exec(
+        r.stdout,
+      );
+    expect(set).not.toBeNull();
+    const id = set![1]!;
+    const header = `── Linen sent you a direct message (alert ${id}) ──`;
+    expect(r.stdout.split(header)).toHaveLength(2);
+    const post = r.stdout.slice(r.stdout.indexOf(header), r.stdout.indexOf('> Sandbox commands change'));
+    expect(post).toContain('1 signal at every customer\n=');
+    expect(post).toMatch(/Where: Mercy General Hospital › /);
+    expect(post).toContain('Kind: Shortfall streak');
+    // Teams' rendering of the card, not Slack's.
+    expect(post).toContain('Severity: 🔴 High');
+    expect(post).toMatch(/^ {2}Buttons: \[Show the signals\]$/m);
+    expect(post).not.toMatch(/\(!!\)|Share in channel/);
+    expect(r.stdout).toContain('  sandbox short [customer]   close a cart count of today short\n');
+
+    // The alert is kept in the store: another run answers one command about it, then posts its test.
+    const list = await run(TSX, [ENTRY, '--teams', '--ask', 'alerts'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `^Alerts \\(1\\)\\n• ${id} high signals at every customer, in your direct messages with Linen · last fired `,
+      ),
+    );
+    expect(list.stdout).not.toContain('── Linen');
+    const test = await run(TSX, [ENTRY, '--teams', '--ask', `alert test ${id}`], env);
+    expect(test.code).toBe(0);
+    expect(test.stdout).toMatch(new RegExp(`^Posting a test of ${id} in your direct messages with Linen now`));
+    expect(test.stdout.indexOf(header)).toBeGreaterThan(0);
+    expect(test.stdout.slice(test.stdout.indexOf(header))).toMatch(/\nTest: \d+ signals at every customer\n=+\n/);
+    for (const x of [r, list, test]) expect(x.stdout + x.stderr).not.toContain('lk_live_demo_all_access');
+  }, 120_000);
+
   it('the bundle runs with plain node', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'linen-bot-')), 'index.js');
     await buildService({ outfile: out });

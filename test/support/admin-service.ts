@@ -1,7 +1,8 @@
 /**
  * The service as `npm start` runs it (its own Node process, on Slack for many workspaces), over an admin store
  * (admin-store.ts): the workspaces installed there, sealed with the same key. The API's address is never reached:
- * the digests are moved past the time the suite runs in, so the worker leaves the store as it was.
+ * the digests and the alerts' checks are moved past the time the suite runs in, so the workers leave the store as
+ * it was.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -19,11 +20,13 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-/** Each active digest due, and the run waiting for a retry, ten days after the real now. */
+/** Each active digest due and each key's alert check, and the runs and posts waiting for a retry, ten days on. */
 export async function postponeDigests(db: SqlExecutor): Promise<void> {
   const later = new Date(Date.now() + 10 * 86_400_000);
   await db.query('UPDATE digest_subscriptions SET next_run_at = $1 WHERE next_run_at IS NOT NULL', [later]);
   await db.query(`UPDATE digest_runs SET scheduled_for = $1 WHERE status = 'pending'`, [later]);
+  await db.query('UPDATE alert_checks SET next_at = $1', [later]);
+  await db.query(`UPDATE alert_posts SET checked_at = $1 WHERE status = 'pending'`, [later]);
 }
 
 /** Starts `service/index.ts` with the store's settings; resolves once its digest worker has started. */

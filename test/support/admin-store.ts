@@ -13,6 +13,8 @@ import { SecretBox } from '../../base/secrets/crypto.ts';
 import { openPg } from '../../base/store/pg.ts';
 import { openPglite } from '../../base/store/pglite.ts';
 import type { SqlExecutor } from '../../base/store/sql.ts';
+import { AlertStore } from '../../chat/alerts/storage/store.ts';
+import type { NewAlert } from '../../chat/alerts/storage/types.ts';
 import { EVERYWHERE } from '../../chat/connections/connection.ts';
 import { ConnectionStore } from '../../chat/connections/connection-store.ts';
 import { digestStoreOver } from '../../chat/digests/storage/index.ts';
@@ -151,4 +153,102 @@ export async function seed(db: SqlExecutor): Promise<Seeded> {
   await run('run_gone', gone.id, 'failed', 11, 'channel_not_found');
   await run('run_late', retrying.id, 'pending', 1, 'Slack answered 500 Internal Server Error');
   return { due: due.id, paused: paused.id, gone: gone.id, retrying: retrying.id };
+}
+
+/** Ids of the alerts made, by what they show. */
+export interface SeededAlerts {
+  /** Checked 5 minutes ago with 3 requests, fired an hour ago. */
+  checked: string;
+  /** Paused, to its creator's direct messages. */
+  paused: string;
+  /** Stopped: its channel is gone. */
+  gone: string;
+  /** Its post failed and waits for a retry. */
+  retrying: string;
+  /** On a key no longer connected, whose last check could not read. */
+  unread: string;
+}
+
+/** The key of an alert whose connection was removed. */
+export const GONE_KEY_REF = keyRefOf('lk_live_demo_removed_0000');
+
+/** Alerts beside `seed`'s digests, on the same keys: one of each state the status shows. */
+export async function seedAlerts(db: SqlExecutor): Promise<SeededAlerts> {
+  const store = new AlertStore(db);
+  const created = new Date(NOW.getTime() - 24 * HOUR);
+  const alert = (teamId: string, keyRef: string, kind: string, options: unknown, fields: Partial<NewAlert> = {}) =>
+    store.createAlert(
+      {
+        platform: 'slack',
+        orgId: teamId,
+        keyRef,
+        kind,
+        options,
+        customerIds: [],
+        timeZone: 'America/Chicago',
+        channelId: 'C0OPS',
+        channelName: null,
+        serviceUrl: null,
+        direct: false,
+        createdBy: 'U0ALICE',
+        seen: [],
+        ...fields,
+      },
+      created,
+      new Date(NOW.getTime() + 10 * 60_000),
+    );
+  const checked = await alert(
+    TEAM_A,
+    keyRefOf(KEY_A),
+    'short',
+    { minMissing: 5, unitIds: ['unit_icu'], place: 'ICU' },
+    { customerIds: ['cust_mercy'] },
+  );
+  const paused = await alert(
+    TEAM_A,
+    keyRefOf(KEY_FIN),
+    'overdue',
+    { days: 60 },
+    { direct: true, channelId: 'D0ALICE' },
+  );
+  await store.setAlertStatus(paused.id, 'paused', created);
+  const gone = await alert(
+    TEAM_B,
+    keyRefOf(KEY_B),
+    'signal',
+    { kind: 'shortfall', minSeverity: 'high' },
+    { channelId: 'C0GONE' },
+  );
+  const retrying = await alert(TEAM_B, keyRefOf(KEY_B), 'ticket', {}, { channelId: 'C0LATE' });
+  const unread = await alert(TEAM_B, GONE_KEY_REF, 'budget', { percent: 20 });
+
+  await db.query(`UPDATE alerts SET last_fired_at = $2 WHERE id = $1`, [checked.id, new Date(NOW.getTime() - HOUR)]);
+  await db.query(`UPDATE alert_checks SET last_at = $2, last_requests = 3 WHERE key_ref = $1`, [
+    keyRefOf(KEY_A),
+    new Date(NOW.getTime() - 5 * 60_000),
+  ]);
+  await db.query(`UPDATE alert_checks SET last_at = $2, last_error = $3 WHERE key_ref = $1`, [
+    GONE_KEY_REF,
+    new Date(NOW.getTime() - 2 * 60_000),
+    'no configured API key matches this key reference',
+  ]);
+  await store.markFailing(gone.id, explainFailure('channel_not_found', 'C0GONE'), new Date(NOW.getTime() - 3 * HOUR));
+  const post = (id: string, alertId: string, status: string, hoursAgo: number, error: string | null) =>
+    db.query(
+      `INSERT INTO alert_posts (id, alert_id, checked_at, status, told, attempts, error, channel_id, created_at,
+         finished_at)
+       VALUES ($1, $2, $3, $4, '[]'::jsonb, 1, $5, 'C0', $3, $6)`,
+      [
+        id,
+        alertId,
+        new Date(NOW.getTime() - hoursAgo * HOUR),
+        status,
+        error,
+        status === 'pending' ? null : new Date(NOW.getTime() - hoursAgo * HOUR),
+      ],
+    );
+  await post('p_fired', checked.id, 'posted', 1, null);
+  await post('p_gone', gone.id, 'failed', 3, 'channel_not_found');
+  await post('p_late', retrying.id, 'pending', 1, 'Slack answered 500 Internal Server Error');
+  return { checked: checked.id, paused: paused.id, gone: gone.id, retrying: retrying.id, unread: unread.id };
 }

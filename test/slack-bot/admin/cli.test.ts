@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyRefOf } from '../../../base/key-ref.ts';
+import { AlertStore } from '../../../chat/alerts/storage/store.ts';
 import { digestStoreOver } from '../../../chat/digests/storage/index.ts';
 import { runAdmin } from '../../../service/admin/run.ts';
 import { postponeDigests, startService } from '../../support/admin-service.ts';
@@ -140,6 +141,25 @@ describe.each(drivers)('npm run admin -- status of a store on %s', (driver) => {
         NOW,
         new Date(NOW.getTime() + 3_600_000),
       );
+      await new AlertStore(db).createAlert(
+        {
+          platform: 'slack',
+          orgId: 'T0ONE',
+          keyRef: keyRefOf(ENV_KEY),
+          kind: 'ticket',
+          options: {},
+          customerIds: [],
+          timeZone: 'America/Chicago',
+          channelId: 'C0OPS',
+          channelName: null,
+          serviceUrl: null,
+          direct: false,
+          createdBy: 'U0ALICE',
+          seen: [],
+        },
+        NOW,
+        new Date(NOW.getTime() + 600_000),
+      );
     } finally {
       await db.close();
     }
@@ -152,6 +172,9 @@ describe.each(drivers)('npm run admin -- status of a store on %s', (driver) => {
     expect(out).toMatch(/T0ONE +- +none stored +- +0 +1\n/);
     expect(out).toMatch(
       /#C0OPS +daily 07:00 America\/Chicago +…7e8f \(LINEN_API_KEY\) +active +\S+ \(in 1 h\) +none yet\n/,
+    );
+    expect(out).toMatch(
+      / ticket +quality tickets opened or changing status at every customer +#C0OPS +…7e8f \(LINEN_API_KEY\) +active +not yet +none yet /,
     );
     expect((await status(store.env)).out).toMatch(/#C0OPS .* not connected +active/);
   }, 90_000);

@@ -2,7 +2,9 @@
  * `npm run admin -- status` on PGlite and (with TEST_DATABASE_URL) PostgreSQL, found through the bot's own
  * settings: two installed workspaces with their keys, digests due, paused, failing and retrying; the text and
  * JSON outputs list them with each key's last four and never a key or token; a key's "last answered" moves when a
- * command of its workspace gets an answer from the API, at most once a minute. While the service runs on the store
+ * command of its workspace gets an answer from the API, at most once a minute. The alerts are listed as the digests
+ * are, with their keys' last checks and the failing ones; a store of a version before alerts has none. While the
+ * service runs on the store
  * (its own process, as `npm start`), the command answers the same report: asked of the service on PGlite, whose
  * folder it holds, and read directly on PostgreSQL.
  */
@@ -25,7 +27,9 @@ import {
   NOW,
   SECRETS,
   type Seeded,
+  type SeededAlerts,
   seed,
+  seedAlerts,
   TEAM_A,
   TEAM_B,
 } from '../../support/admin-store.ts';
@@ -264,6 +268,141 @@ describe.each(drivers)('npm run admin -- status on %s', (driver) => {
   }, 90_000);
 });
 
+/** The lines of a section of the text output, its title first. */
+function sectionOf(out: string, title: string): string[] {
+  const lines = out.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`${title} (`));
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end === -1 ? undefined : end);
+}
+
+describe.each(drivers)('alerts in npm run admin -- status on %s', (driver) => {
+  let store: AdminStore;
+  let ids: Seeded;
+  let alerts: SeededAlerts;
+  beforeAll(async () => {
+    store = adminStore(driver);
+    const db = await store.open();
+    try {
+      ids = await seed(db);
+      alerts = await seedAlerts(db);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await store?.remove();
+  });
+
+  it('lists each alert with what it watches, where it posts, its key, state and last check; the failing ones with why', async () => {
+    const { code, out, err } = await status(store.env, NOW);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expectNoSecret(out);
+    // The digests are listed as before.
+    expect(sectionOf(out, 'Subscriptions')[0]).toBe('Subscriptions (4)');
+    expect(sectionOf(out, 'Failing')[0]).toBe('Failing (2)');
+    expect(sectionOf(out, 'Subscriptions').some((l) => l.includes(ids.due))).toBe(true);
+
+    const listed = sectionOf(out, 'Alerts');
+    expect(listed[0]).toBe('Alerts (5)');
+    expect(listed[1]).toMatch(/^PLATFORM +WORKSPACE +ID +KIND +WATCHES +POSTS IN +KEY +STATE +LAST FIRED +LAST CHECK$/);
+    const row = (id: string) => listed.find((l) => l.includes(` ${id} `));
+    expect(row(alerts.checked)).toMatch(
+      /^slack +T0AAA +\w+ +short +carts closing at least 5 pieces short at cust_mercy › ICU +#C0OPS +…a1b2 +active +2026-11-20T17:00:00Z \(1 h ago\) +2026-11-20T17:55:00Z \(5 min ago\), 3 requests$/,
+    );
+    expect(row(alerts.paused)).toMatch(
+      /^slack +T0AAA +\w+ +overdue +invoices 60 days or more overdue at every customer +dm U0ALICE +…9f3c +paused +not yet +none yet \(due 2026-11-20T18:10:00Z \(in 10 min\)\)$/,
+    );
+    expect(row(alerts.gone)).toMatch(
+      / signal +high shortfall signals at every customer +#C0GONE +…c4d5 +failing +not yet /,
+    );
+    expect(row(alerts.retrying)).toMatch(
+      / ticket +quality tickets opened or changing status at every customer +#C0LATE +…c4d5 +active /,
+    );
+    expect(row(alerts.unread)).toMatch(
+      / budget +.* +#C0OPS +not connected +active +not yet +2026-11-20T17:58:00Z \(2 min ago\), could not read: no configured API key matches this key reference$/,
+    );
+    // Every column starts at the same place on every line of the table.
+    const postsAt = (l: string) => (l.startsWith('PLATFORM') ? l.indexOf('POSTS IN') : l.search(/ (#C0|dm U)/) + 1);
+    expect(new Set(listed.slice(1).map(postsAt)).size).toBe(1);
+
+    const failing = sectionOf(out, 'Failing alerts');
+    expect(failing[0]).toBe('Failing alerts (3)');
+    expect(failing[1]).toMatch(/^PLATFORM +WORKSPACE +ID +POSTS IN +STATE +SINCE +REASON$/);
+    expect(failing.find((l) => l.includes(alerts.gone))).toMatch(
+      /^slack +T0BBB +\w+ +#C0GONE +failing +2026-11-20T15:00:00Z \(3 h ago\) +channel #C0GONE no longer exists or the bot cannot see it \(channel_not_found\)$/,
+    );
+    expect(failing.find((l) => l.includes(alerts.retrying))).toMatch(
+      /#C0LATE +retrying +2026-11-20T17:00:00Z \(1 h ago\) +its post failed and is tried again: Slack answered 500 Internal Server Error$/,
+    );
+    expect(failing.find((l) => l.includes(alerts.unread))).toMatch(
+      /#C0OPS +retrying +2026-11-20T17:58:00Z \(2 min ago\) +its key's last check could not read, and the next one reads again: no configured API key matches this key reference$/,
+    );
+    expect(failing.some((l) => l.includes(alerts.checked) || l.includes(alerts.paused))).toBe(false);
+  }, 60_000);
+
+  it('--json carries the same alerts, dates in UTC ISO', async () => {
+    const { code, out } = await status(store.env, NOW, '--json');
+    expect(code).toBe(0);
+    expectNoSecret(out);
+    const doc = JSON.parse(out);
+    const byId = new Map(doc.alerts.map((a: { id: string }) => [a.id, a]));
+    expect(byId.get(alerts.checked)).toEqual({
+      platform: 'slack',
+      id: alerts.checked,
+      workspace: TEAM_A,
+      kind: 'short',
+      watches: 'carts closing at least 5 pieces short at cust_mercy › ICU',
+      postsIn: '#C0OPS',
+      key: '…a1b2',
+      state: 'active',
+      lastFiredAt: '2026-11-20T17:00:00Z',
+      lastCheck: { at: '2026-11-20T17:55:00Z', requests: 3, error: null, nextAt: '2026-11-20T18:10:00Z' },
+    });
+    expect(byId.get(alerts.paused)).toMatchObject({ postsIn: 'dm U0ALICE', state: 'paused', lastFiredAt: null });
+    expect(byId.get(alerts.unread)).toMatchObject({
+      key: 'not connected',
+      lastCheck: {
+        at: '2026-11-20T17:58:00Z',
+        requests: null,
+        error: 'no configured API key matches this key reference',
+      },
+    });
+    expect(
+      doc.failingAlerts.map((f: { id: string; state: string; code: string | null }) => [f.id, f.state, f.code]),
+    ).toEqual([
+      [alerts.gone, 'failing', 'channel_not_found'],
+      [alerts.retrying, 'retrying', null],
+      [alerts.unread, 'retrying', null],
+    ]);
+    expect(doc.failing).toHaveLength(2);
+  }, 60_000);
+
+  it('a store of a version before alerts is read as far as it goes: no alert, the rest as it is', async () => {
+    const older = adminStore(driver);
+    try {
+      const db = await older.open();
+      try {
+        // open() migrates fully: the alert tables go, as a store made before them never had them.
+        await db.query('DROP TABLE alert_posts, alert_checks, alerts');
+        await seed(db);
+      } finally {
+        await db.close();
+      }
+      const { code, out, err } = await status(older.env, NOW);
+      expect({ code, err }).toEqual({ code: 0, err: '' });
+      expect(out).toContain('\nAlerts (0)\nNo alert is set.\n');
+      expect(out).toContain('\nFailing alerts (0)\nNo alert is failing.\n');
+      expect(sectionOf(out, 'Subscriptions')[0]).toBe('Subscriptions (4)');
+      const doc = JSON.parse((await status(older.env, NOW, '--json')).out);
+      expect(doc).toMatchObject({ alerts: [], failingAlerts: [] });
+      expect(doc.subscriptions).toHaveLength(4);
+    } finally {
+      await older.remove();
+    }
+  }, 120_000);
+});
+
 describe.each(drivers)('npm run admin -- status while the service runs on %s', (driver) => {
   let store: AdminStore;
   let ids: Seeded;
@@ -273,6 +412,7 @@ describe.each(drivers)('npm run admin -- status while the service runs on %s', (
     const db = await store.open();
     try {
       ids = await seed(db);
+      await seedAlerts(db);
       await postponeDigests(db);
     } finally {
       await db.close();
@@ -307,6 +447,8 @@ describe.each(drivers)('npm run admin -- status while the service runs on %s', (
     const lines = liveText.out.split('\n');
     for (const title of ['Workspaces (2)', 'Connections (3)', 'Subscriptions (4)', 'Failing (2)'])
       expect(lines).toContain(title);
+    // The alerts come over the socket as read: their dates and last checks too.
+    for (const title of ['Alerts (5)', 'Failing alerts (3)']) expect(lines).toContain(title);
     const doc = JSON.parse(liveJson.out);
     expect(doc.workspaces.map((w: { workspace: string }) => w.workspace)).toEqual([TEAM_A, TEAM_B]);
     expect(doc.subscriptions.map((s: { id: string; state: string }) => [s.id, s.state]).sort()).toEqual(

@@ -9,18 +9,19 @@
  * sides are given the same sheet; the same cells written by name are measured too, as the product's second
  * figure (a name costs the customers list once; the baseline cannot take names at all).
  *
- * - 100 cells: Mercy General Hospital, October, 10 items x 10 department columns (all departments and the
- *   customer's six, repeating).
+ * - 100 cells: the benchmark's hundred (test/support/fill-rate-grid.ts), the very cells bench/excel.ts measures in
+ *   Excel: Mercy General Hospital, October, 10 items x 10 department columns (all departments and the customer's
+ *   six, repeating).
  * - 1,000 cells: the same grid for five customers and two months (September and October).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SandboxData } from '../sandbox/index.ts';
 import { buildAppsScript } from '../scripts/build-apps-script.ts';
 import { remoteBacking, startStoreWorker } from '../test/support/apps-script-store.ts';
 import { runSimultaneously, type WorkerOutcome } from '../test/support/apps-script-workers.ts';
+import { benchmarkGrid, type FillRateGrid, fillRateGrid, MONTHS } from '../test/support/fill-rate-grid.ts';
 import { startWorkerSandbox } from '../test/support/worker-sandbox.ts';
 import { NAIVE_FILLRATE_FILE, NAIVE_FILLRATE_SOURCE } from './naive-fillrate.ts';
 import { Results, ratioOf, round } from './results.ts';
@@ -29,10 +30,6 @@ const KEY = 'lk_live_demo_all_access';
 const TODAY = '2026-11-05';
 const TZ = 'America/Chicago';
 const THREADS = 4;
-const MONTHS = [
-  ['2026-10-01', '2026-10-31'],
-  ['2026-09-01', '2026-09-30'],
-] as const;
 
 type Cell = [string, unknown[]];
 
@@ -45,30 +42,15 @@ interface Sheet {
   pages: number;
 }
 
-/** One grid of 10 items by 10 department columns per customer and month. */
-function sheetOf(data: SandboxData, customers: string[], months: (typeof MONTHS)[number][]): Sheet {
-  const sheet: Sheet = { product: [], byName: [], naive: [], pages: 0 };
-  for (const name of customers) {
-    const customer = data.customers.find((c) => c.name === name)!;
-    for (const [from, to] of months) {
-      const rows = data.daily_deliveries.filter((r) => r.customer_id === customer.id && r.date >= from && r.date <= to);
-      sheet.pages += Math.ceil(rows.length / 200);
-      const items = [...new Map(rows.map((r) => [r.item_id, r.item_name])).entries()].slice(0, 10);
-      const depts: [string, string][] = [
-        ['', ''],
-        ...customer.departments.map((d): [string, string] => [d.id, d.name]),
-      ];
-      for (const [itemId, itemName] of items) {
-        for (let column = 0; column < 10; column++) {
-          const [deptId, deptName] = depts[column % depts.length]!;
-          sheet.product.push(['LINEN_FILLRATE', [customer.id, from, to, deptId, itemId]]);
-          sheet.byName.push(['LINEN_FILLRATE', [name, from, to, deptName, itemName]]);
-          sheet.naive.push(['NAIVE_FILLRATE', [customer.id, from, to, deptId, itemId]]);
-        }
-      }
-    }
-  }
-  return sheet;
+/** The cells of `grids` as Sheets formulas: the product's with ids and by name, and the baseline's. */
+function sheetOf(grids: FillRateGrid[]): Sheet {
+  const cells = (name: string, rows: string[][]) => rows.map((args): Cell => [name, args]);
+  return {
+    product: grids.flatMap((g) => cells('LINEN_FILLRATE', g.byId)),
+    byName: grids.flatMap((g) => cells('LINEN_FILLRATE', g.byName)),
+    naive: grids.flatMap((g) => cells('NAIVE_FILLRATE', g.byId)),
+    pages: grids.reduce((n, g) => n + g.pages, 0),
+  };
 }
 
 interface Recalculation {
@@ -121,16 +103,16 @@ export async function benchSheets(results: Results, options: { quick?: boolean }
     await probe.close();
 
     const sizes = [
-      { n: 100, sheet: sheetOf(data, ['Mercy General Hospital'], [MONTHS[0]]) },
+      { n: 100, sheet: sheetOf([benchmarkGrid(data)]) },
       ...(options.quick
         ? []
         : [
             {
               n: 1000,
               sheet: sheetOf(
-                data,
-                data.customers.filter((c) => c.departments.length > 0).map((c) => c.name),
-                [...MONTHS],
+                data.customers
+                  .filter((c) => c.departments.length > 0)
+                  .map((c) => fillRateGrid(data, c.name, MONTHS, 200)),
               ),
             },
           ]),
@@ -145,7 +127,7 @@ export async function benchSheets(results: Results, options: { quick?: boolean }
       const first = ratioOf(n1!.requests, p1!.requests, 1);
       results.add({
         id: `sheets.requests.${n}`,
-        label: `Sheets: ${n} fill-rate cells with the baseline's arguments (ids), API requests, first recalculation (${pages} pages of deliveries)`,
+        label: `Sheets: ${n} fill-rate cells (${n === 100 ? 'one customer, October: the cells the Excel rows measure' : 'five customers, two months'}) with the baseline's arguments (ids), API requests, first recalculation (${pages} pages of deliveries)`,
         value: p1!.requests,
         unit: 'requests',
         baseline: n1!.requests,

@@ -1,14 +1,15 @@
 /**
  * What Excel does to the functions and what they cost: Excel runs every LINEN. cell of a sheet at once in the one
- * runtime, and again on edits and full recalculations. A hundred fill-rate cells over one customer and two months
- * cost the pages of the two months' deliveries (plus the customers list when written by name), then nothing while
- * their answers are kept; against the sandbox at the real 120 requests a minute, none is answered 429. A cell
- * Excel cancels aborts its request when no other cell waits for it.
+ * runtime, and again on edits and full recalculations. The benchmark's hundred cells (one customer, October) cost
+ * exactly the requests they cost in Sheets (test/apps-script/economy.test.ts pins the same list); a hundred cells
+ * over one customer and two months cost the pages of the two months' deliveries (plus the customers list when
+ * written by name), then nothing while their answers are kept; against the sandbox at the real 120 requests a
+ * minute, none is answered 429. A cell Excel cancels aborts its request when no other cell waits for it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExcelHarness, startExcelHarness, startExcelService, TZ } from '../support/excel-harness.ts';
 import { loadExcelRuntime } from '../support/excel-runtime.ts';
-import { fillRateGrid } from '../support/fill-rate-grid.ts';
+import { apiRequest, benchmarkGrid, benchmarkRequests, fillRateGrid } from '../support/fill-rate-grid.ts';
 import { startGatedApi } from '../support/gated-api.ts';
 
 let h: ExcelHarness;
@@ -17,6 +18,23 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await h?.close();
+});
+
+describe("the benchmark's hundred cells (bench/excel.ts and bench/sheets.ts)", () => {
+  for (const written of ['byId', 'byName'] as const) {
+    it(`${written === 'byId' ? 'with ids' : 'by name'}: the same ${written === 'byId' ? 6 : 7} requests as in Sheets, the pages of October's deliveries${written === 'byName' ? ' after the customers list' : ''}`, async () => {
+      const grid = benchmarkGrid(h.sandbox.data);
+      expect(grid[written]).toHaveLength(100);
+      expect(grid.pages).toBe(6);
+      const rt = h.runtime();
+      const before = h.sandbox.requests.count;
+      const results = await Promise.all(grid[written].map((args) => rt.call('FILLRATE', ...args)));
+      expect(results.every((r) => 'value' in r)).toBe(true);
+      // What the cells asked the relay for, and what the relay sent on: one request each.
+      expect(rt.fetches.map((f) => apiRequest(f.url))).toEqual(benchmarkRequests(h.sandbox.data, written));
+      expect(h.sandbox.requests.count - before).toBe(written === 'byId' ? 6 : 7);
+    });
+  }
 });
 
 describe('a hundred fill-rate cells over one customer and two months', () => {

@@ -20,6 +20,7 @@ import { type AlertClock, alertClock } from './alert-clock.ts';
 import { dropSchema, freshSchema, PG_URL } from './digest-db.ts';
 import { validateMessage } from './slack-blockkit.ts';
 import { allText, type BotUnderTest, buttons, type Harness, NOW, startHarness } from './slack-harness.ts';
+import { type SwitchableApi, startSwitchableApi } from './switchable-api.ts';
 import { channelMessage, type TeamsChannel, type TeamsUser, teamsChannel, teamsUser } from './teams-activities.ts';
 import { cardText, startTeamsHarness, type TeamsBotUnderTest, type TeamsHarness } from './teams-harness.ts';
 
@@ -59,10 +60,14 @@ export interface AlertChat {
   direct(person: string): string | undefined;
   /** What the validators found wrong in anything the bot sent so far (none expected). */
   problems(): string[];
+  /** From now on the bot cannot post in the conversation (Slack: `not_in_channel`; Teams: removed from it). */
+  leave(conversation: string): void;
+  /** With `viaProxy`: the API as the service reaches it, through a proxy the test can hold or make refuse a key. */
+  readonly api?: SwitchableApi | undefined;
   /** Stops the service (its store kept). */
   stop(): Promise<void>;
-  /** Starts the service again on the same store. */
-  restart(): Promise<void>;
+  /** Starts the service again on the same store (`drainMs`: how long its `stop()` will wait for work under way). */
+  restart(o?: { drainMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +78,8 @@ export interface AlertChatOptions {
   start?: Pick<StartOptions, 'drainMs' | 'rateLimit'>;
   /** The bot builds its own Linen clients, with their pacing and the request observer (metrics). */
   ownClients?: boolean;
+  /** The service reaches the API through a proxy the test switches (`AlertChat.api`). */
+  viaProxy?: boolean;
 }
 
 /** A fresh schema of TEST_DATABASE_URL, and the URL that reaches it. */
@@ -108,17 +115,23 @@ export async function startSlackAlerts(driver: Driver, o: AlertChatOptions = {})
   const pollMs = o.pollMs ?? DEFAULT_POLL_MS;
   const h: Harness = await startHarness();
   const stored = await storeSettings(driver);
+  const api = o.viaProxy ? await startSwitchableApi(h.sandbox.baseUrl) : undefined;
   const clock = alertClock(NOW, pollMs);
   const here = 'C0LINEN';
   h.slack.channels.set(here, { name: 'linen-ops', member: true });
   h.slack.channels.set('C0FINANCE', { name: 'finance', member: true });
   h.slack.channels.set('C0NOBOT', { name: 'no-bot', member: false });
   const people = { dana: 'U0DANA', lee: 'U0LEE' };
-  const start = () =>
+  const start = (more: { drainMs?: number } = {}) =>
     h.startBotWith(
-      { ALERTS_POLL_SECONDS: String(pollMs / 1000), ...stored.env, ...o.env },
       {
-        start: { alerts: { clock: clock.clock }, digests: { worker: false, pacingMs: 0 }, ...o.start },
+        ALERTS_POLL_SECONDS: String(pollMs / 1000),
+        ...stored.env,
+        ...(api ? { LINEN_BASE_URL: api.baseUrl } : {}),
+        ...o.env,
+      },
+      {
+        start: { alerts: { clock: clock.clock }, digests: { worker: false, pacingMs: 0 }, ...o.start, ...more },
         ownClients: o.ownClients,
       },
     );
@@ -161,12 +174,16 @@ export async function startSlackAlerts(driver: Driver, o: AlertChatOptions = {})
       ...h.problems,
       ...postMessages().flatMap((c, i) => validateMessage(slackText(c.params), `chat.postMessage ${i}`)),
     ],
+    leave: (conversation) => h.slack.failPostsIn(conversation, 'not_in_channel'),
+    api,
     stop: () => bot.stop(),
-    async restart() {
-      bot = await start();
+    async restart(more) {
+      bot = await start(more);
     },
     async close() {
+      api?.release();
       await h.close();
+      await api?.close();
       await stored.drop();
     },
   };
@@ -185,15 +202,21 @@ export async function startTeamsAlerts(driver: Driver, o: AlertChatOptions = {})
   const pollMs = o.pollMs ?? DEFAULT_POLL_MS;
   const h: TeamsHarness = await startTeamsHarness({ rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
   const stored = await storeSettings(driver);
+  const api = o.viaProxy ? await startSwitchableApi(h.sandbox.baseUrl) : undefined;
   const clock = alertClock(NOW, pollMs);
   const users: Record<'dana' | 'lee', TeamsUser> = { dana: teamsUser('Dana Whitfield'), lee: teamsUser('Lee Park') };
   const channel: TeamsChannel = teamsChannel(h.channel.team, 'Linen Alerts');
-  const start = () =>
+  const start = (more: { drainMs?: number } = {}) =>
     h.start({
-      env: { ALERTS_POLL_SECONDS: String(pollMs / 1000), ...stored.env, ...o.env },
+      env: {
+        ALERTS_POLL_SECONDS: String(pollMs / 1000),
+        ...stored.env,
+        ...(api ? { LINEN_BASE_URL: api.baseUrl } : {}),
+        ...o.env,
+      },
       // The embedded store's folder is the harness's LINEN_DATA_DIR unless DATABASE_URL says otherwise.
       ...(stored.env.LINEN_DATA_DIR ? { dataDir: stored.env.LINEN_DATA_DIR } : {}),
-      start: { alerts: { clock: clock.clock }, digests: { worker: false, pacingMs: 0 }, ...o.start },
+      start: { alerts: { clock: clock.clock }, digests: { worker: false, pacingMs: 0 }, ...o.start, ...more },
     });
   let bot: TeamsBotUnderTest = await start();
   const sends = () => h.fakes.connector.activities.filter((a) => a.operation === 'send' && a.threadId === undefined);
@@ -226,12 +249,16 @@ export async function startTeamsAlerts(driver: Driver, o: AlertChatOptions = {})
     },
     direct: (person) => h.fakes.connector.createdConversations.find((c) => c.userId === person)?.id,
     problems: () => [...h.problems],
+    leave: (conversation) => h.fakes.connector.setFault(conversation, 'bot-removed'),
+    api,
     stop: () => bot.stop(),
-    async restart() {
-      bot = await start();
+    async restart(more) {
+      bot = await start(more);
     },
     async close() {
+      api?.release();
       await h.close();
+      await api?.close();
       await stored.drop();
     },
   };

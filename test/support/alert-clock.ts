@@ -16,6 +16,8 @@ export interface AlertClock {
   advance(ms: number): Promise<void>;
   /** One check: the clock moved by the poll interval, and the worker's tick ended. */
   check(): Promise<void>;
+  /** The clock moved by the poll interval, the tick it started left running (a test stops the worker in it). */
+  startCheck(): void;
   /** Moves the clock to `at` (never back); resolves once the tick it started (if any) has ended. */
   set(at: Date | number | string): Promise<void>;
 }
@@ -46,6 +48,7 @@ export function alertClock(start: Date | number | string, pollMs: number): Alert
     waits,
     advance: (ms) => moved(() => manual.advance(ms)),
     check: () => moved(() => manual.advance(pollMs)),
+    startCheck: () => void manual.advance(pollMs),
     set: (at) => moved(() => manual.set(Math.max(manual.now().getTime(), new Date(at).getTime()))),
   };
 }

@@ -167,7 +167,8 @@ export async function startTeamsHarness(
           ? {
               linenClient: createLinenClient({
                 apiKey: KEYS.all,
-                baseUrl: sandbox.baseUrl,
+                // The sandbox, or what the test put in front of it (LINEN_BASE_URL).
+                baseUrl: config.linen.baseUrl,
                 timeZone: TZ,
                 pacing: false,
                 now: () => NOW,

@@ -106,6 +106,18 @@ async function storeSettings(driver: Driver): Promise<{ env: Record<string, stri
 
 const DEFAULT_POLL_MS = 60_000;
 
+/**
+ * The service's settings on both platforms: the alert worker on the manual clock, which is also the commands' clock
+ * (an alert set now is due one poll interval later by the worker's clock); no digest worker; posts to a channel not
+ * spaced out (the channel pacer's second between posts is real time).
+ */
+const commonStart = (clock: AlertClock) =>
+  ({
+    alerts: { clock: clock.clock },
+    now: () => clock.now().getTime(),
+    digests: { worker: false, pacingMs: 0 },
+  }) satisfies StartOptions;
+
 function slackText(params: Record<string, unknown>): Record<string, any> {
   const blocks = typeof params.blocks === 'string' ? JSON.parse(params.blocks) : params.blocks;
   return { text: params.text, blocks };
@@ -131,7 +143,7 @@ export async function startSlackAlerts(driver: Driver, o: AlertChatOptions = {})
         ...o.env,
       },
       {
-        start: { alerts: { clock: clock.clock }, digests: { worker: false, pacingMs: 0 }, ...o.start, ...more },
+        start: { ...commonStart(clock), ...o.start, ...more },
         ownClients: o.ownClients,
       },
     );
@@ -216,7 +228,7 @@ export async function startTeamsAlerts(driver: Driver, o: AlertChatOptions = {})
       },
       // The embedded store's folder is the harness's LINEN_DATA_DIR unless DATABASE_URL says otherwise.
       ...(stored.env.LINEN_DATA_DIR ? { dataDir: stored.env.LINEN_DATA_DIR } : {}),
-      start: { alerts: { clock: clock.clock }, digests: { worker: false, pacingMs: 0 }, ...o.start, ...more },
+      start: { ...commonStart(clock), ...o.start, ...more },
     });
   let bot: TeamsBotUnderTest = await start();
   const sends = () => h.fakes.connector.activities.filter((a) => a.operation === 'send' && a.threadId === undefined);

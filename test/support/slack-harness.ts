@@ -88,7 +88,7 @@ export interface Harness {
       requestTimeoutMs?: number;
       start?: Pick<
         StartOptions,
-        'digests' | 'alerts' | 'database' | 'multiWorkspace' | 'drainMs' | 'rateLimit' | 'now'
+        'digests' | 'alerts' | 'database' | 'multiWorkspace' | 'drainMs' | 'rateLimit' | 'now' | 'createService'
       >;
       /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
       ownClients?: boolean;

@@ -161,6 +161,7 @@ for (const driver of drivers) {
         expect((await chat.store().listAlerts()).filter((a) => a.kind === 'parmet').map((a) => a.lastDay)).toEqual(
           Array(8).fill(TODAY),
         );
+        expect(chat.problems()).toEqual([]);
       }, 60_000);
     });
 
@@ -219,6 +220,7 @@ for (const driver of drivers) {
         expect(paths.filter((p) => p === '/v1/customers')).toHaveLength(1);
         const [check] = await chat.store().listChecks();
         expect(check).toMatchObject({ lastError: null, lastRequests: 7 });
+        expect(chat.problems()).toEqual([]);
       }, 60_000);
     });
 

@@ -15,6 +15,7 @@ import { closableCarts, customerNamed, TODAY, TZ } from '../../support/alert-dat
 import { PG_URL } from '../../support/digest-db.ts';
 import { type FakeSlack, startFakeSlack } from '../../support/digest-slack.ts';
 import { replicaCluster } from '../../support/replica-cluster.ts';
+import { validateMessage } from '../../support/slack-blockkit.ts';
 
 const KEY = 'lk_live_demo_all_access';
 const POLL_MS = 10_000;
@@ -141,6 +142,7 @@ describe.skipIf(!PG_URL)('alerts on three bot processes sharing PostgreSQL', () 
       expect(sent).toHaveLength(1);
       expect(sent[0]!.channel).toBe(channelOf.get(p.alertId));
       expect(sent[0]!.ts).toBe(p.messageTs);
+      expect(validateMessage(sent[0]!, `post ${p.id}`)).toEqual([]);
     }
     for (const r of replicas) r.kill('SIGTERM');
   }, 90_000);

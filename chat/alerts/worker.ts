@@ -141,8 +141,12 @@ export function startAlertWorker(options: AlertWorkerOptions): AlertWorker {
     return c;
   };
 
-  /** Alerts stopped by a check: marked failing, their creators told once. */
+  /**
+   * Alerts stopped by a check: marked failing, and each creator told once, in one message for all of their alerts
+   * that stopped for the same reason (a revoked key stops every alert of the key at once).
+   */
   async function stopAlerts(result: CheckResult): Promise<void> {
+    const byCreator = new Map<string, { owner: RunOwner; code: string; reason: string; together: RunOwner[] }>();
     for (const { alert, code, reason } of result.stopped) {
       if (!(await store.markFailing(alert.id, reason, clock.now()))) continue;
       options.observer?.subscriptionStopped?.(code, alert.platform);
@@ -150,11 +154,16 @@ export function startAlertWorker(options: AlertWorkerOptions): AlertWorker {
         alert: alert.id,
         code,
       });
-      const owner = ownerOf(alert);
+      const creator = JSON.stringify([alert.platform, alert.orgId, alert.serviceUrl, alert.createdBy, code, reason]);
+      const told = byCreator.get(creator);
+      if (told) told.together.push(ownerOf(alert));
+      else byCreator.set(creator, { owner: ownerOf(alert), code, reason, together: [] });
+    }
+    for (const { owner, code, reason, together } of byCreator.values()) {
       const delivery = await options.deliveries(owner).catch(() => null);
       await delivery
-        ?.tellCreator(owner, code, reason)
-        .catch((e: unknown) => logger.warn('could not tell the creator', { alert: alert.id, error: String(e) }));
+        ?.tellCreator(together.length ? { ...owner, together } : owner, code, reason)
+        .catch((e: unknown) => logger.warn('could not tell the creator', { alert: owner.id, error: String(e) }));
     }
   }
 

@@ -6,7 +6,7 @@
  * connection only for its admins. Refused, the command answers why in one sentence.
  */
 import type { AccessClass } from '../access-class.ts';
-import { commandWords, line, type Rich, r } from '../content/rich.ts';
+import { channel, commandWords, line, type Rich, r } from '../content/rich.ts';
 import { DIGEST_KINDS, type DigestKinds } from '../digests/kinds/index.ts';
 import type { Surface } from '../surface.ts';
 import type { AccountingPolicy, Place } from './place-linen.ts';
@@ -19,8 +19,17 @@ export function isAccountingDigest(kind: string, kinds: DigestKinds = DIGEST_KIN
   return (kinds.get(kind)?.access ?? 'accounting') === 'accounting';
 }
 
-/** Null when accounting answers may appear in the place; otherwise the one sentence saying why not. */
-export function accountingRefusal(policy: AccountingPolicy, place: Place, surface: Surface): Rich | null {
+/**
+ * Null when accounting answers may appear in the place; otherwise the one sentence saying why not. `typedIn`: the
+ * channel the command was typed in, when what it sets up posts in `place` (a digest or an alert for another
+ * channel): the sentence then names the channel refused.
+ */
+export function accountingRefusal(
+  policy: AccountingPolicy,
+  place: Place,
+  surface: Surface,
+  typedIn?: string,
+): Rich | null {
   if (policy === 'anywhere') return null;
   if (place.privateChat) {
     return policy.directMessages
@@ -28,6 +37,8 @@ export function accountingRefusal(policy: AccountingPolicy, place: Place, surfac
       : r`Accounting answers are not shown in direct messages here; ${surface.anAdmin} can allow them with ${commandWords('access accounting dms on')}.`;
   }
   if (policy.channels.includes(place.channelId)) return null;
+  if (typedIn !== undefined && typedIn !== place.channelId)
+    return r`Accounting answers are not shown in ${channel(place.channelId)}; ${surface.anAdmin} can allow them there with ${commandWords('access accounting allow')}, typed in that channel.`;
   return r`Accounting answers are not shown in this channel; ${surface.anAdmin} can allow them here with ${commandWords('access accounting allow')}.`;
 }
 

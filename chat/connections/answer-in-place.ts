@@ -171,7 +171,9 @@ function digestRefusal(policy: AccountingPolicy, req: Omit<CommandRequest, 'text
 /** Whether an alert (or another post) of an access class may go to a conversation of the organization. */
 function accessRefusalIn(policy: AccountingPolicy, req: Omit<CommandRequest, 'text'>) {
   return (access: AccessClass, channelId: string, privateChat: boolean): Rich | null =>
-    access === 'accounting' ? accountingRefusal(policy, { ...req, channelId, privateChat }, req.surface) : null;
+    access === 'accounting'
+      ? accountingRefusal(policy, { ...req, channelId, privateChat }, req.surface, req.channelId)
+      : null;
 }
 
 /** Accounting answers nowhere: an organization that has not said where. */

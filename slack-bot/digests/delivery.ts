@@ -124,12 +124,17 @@ export function slackDelivery(slack: SlackClient): DigestDelivery {
     explain: explainFailure,
     async tellCreator(owner: RunOwner, code: string, reason: string) {
       const noun = owner.noun ?? 'digest';
+      const all = [owner, ...(owner.together ?? [])];
+      const which = all.map((o) => `${o.id} for <#${o.channelId}>`).join(', ');
+      const resume =
+        all.length === 1
+          ? `Fix it, then run \`/linen ${noun} resume ${owner.id}\`.`
+          : `Fix it, then run \`/linen ${noun} resume <id>\` for each.`;
       await slack.chat.postMessage({
         channel: owner.createdBy,
-        text:
-          code === 'linen_key_missing'
-            ? `Your Linen ${noun} ${owner.id} for <#${owner.channelId}> has stopped: ${reason}.`
-            : `Your Linen ${noun} ${owner.id} for <#${owner.channelId}> has stopped: ${reason}. Fix it, then run \`/linen ${noun} resume ${owner.id}\`.`,
+        text: `Your Linen ${noun}${all.length === 1 ? '' : 's'} ${which} ${all.length === 1 ? 'has' : 'have'} stopped: ${reason}.${
+          code === 'linen_key_missing' ? '' : ` ${resume}`
+        }`,
       });
     },
     classify: (err) => classifySlackError(err),

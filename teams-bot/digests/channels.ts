@@ -1,13 +1,13 @@
 /**
- * What `digest` commands need of Teams: a digest is posted in the conversation it was subscribed in (Teams gives no
- * way to name another channel in a message), and the bot can post wherever it received the command.
+ * What `digest` and `alert` commands need of Teams: a digest or an alert is posted in the conversation it was set up
+ * in (Teams gives no way to name another channel in a message), and the bot can post wherever it received the command.
  */
 import type { DigestChannels } from '../../chat/digests/digest-answers.ts';
 
 export const teamsDigestChannels: DigestChannels = {
   resolve: async () => ({
     problem: [
-      'In Teams a digest goes to the channel or chat where you subscribe it: type the command there (after @Linen in a channel).',
+      'In Teams a digest or an alert goes to the channel or chat where you set it up: type the command there (after @Linen in a channel).',
     ],
   }),
   canPost: async () => null,

@@ -46,10 +46,19 @@ function teamsDelivery(sub: RunOwner, deps: TeamsDeliveryDeps): DigestDelivery {
     async tellCreator(s: RunOwner, code: string, reason: string) {
       const chat = await connector.personalChat(s.createdBy, s.orgId!);
       const noun = s.noun ?? 'digest';
-      const resume = code === 'linen_key_missing' ? '' : ` Fix it, then type “${noun} resume ${s.id}”.`;
+      const ids = [s.id, ...(s.together ?? []).map((o) => o.id)];
+      const one = ids.length === 1;
+      const resume =
+        code === 'linen_key_missing'
+          ? ''
+          : one
+            ? ` Fix it, then type “${noun} resume ${s.id}”.`
+            : ` Fix it, then type “${noun} resume <id>” for each.`;
       await connector.send(
         chat,
-        new MessageActivityInput(`Your Linen ${noun} ${s.id} has stopped: ${reason}.${resume}`),
+        new MessageActivityInput(
+          `Your Linen ${noun}${one ? '' : 's'} ${ids.join(', ')} ${one ? 'has' : 'have'} stopped: ${reason}.${resume}`,
+        ),
       );
     },
     classify: classifyTeamsError,

@@ -27,6 +27,10 @@ export interface InstallOptions {
   encryptionKey: string;
   /** The digest worker's clock and settings. */
   digests: StartOptions['digests'];
+  /** The alert worker's clock (default: the worker on the system clock). */
+  alerts?: StartOptions['alerts'];
+  /** Builds the Linen service of each connected key (default: the service's own, with its pacing and shared answers). */
+  createService?: StartOptions['createService'];
   /** More of the bot's environment, over the OAuth settings. */
   env?: Record<string, string | undefined>;
 }
@@ -54,7 +58,7 @@ export function useInstalledWorkspaces(driver: 'pglite' | 'pg', o: InstallOption
         LINEN_ENCRYPTION_KEY: o.encryptionKey,
         ...o.env,
       },
-      { start: { database: suite.db.executor, digests: o.digests } },
+      { start: { database: suite.db.executor, digests: o.digests, alerts: o.alerts, createService: o.createService } },
     );
     const origin = `http://127.0.0.1:${suite.bot.bot.port}`;
     h.slack.oauth.redirectUrl = `${origin}/slack/oauth_redirect`;

@@ -1,7 +1,8 @@
 /**
- * Bot processes sharing one PostgreSQL schema (test/support/digest-replica.ts, one each), driven by a clock they
- * all read from a table of that schema: what the replica tests of Slack's and Teams' digests share. Each test makes
- * a fresh schema (`setup`), spawns replicas into it, moves the clock and waits for every due run to settle.
+ * Bot processes sharing one PostgreSQL schema (test/support/digest-replica.ts, one each; or another script, such as
+ * alert-replica.ts), driven by a clock they all read from a table of that schema: what the replica tests of Slack's
+ * and Teams' digests and of alerts share. Each test makes a fresh schema (`setup`), spawns replicas into it, moves
+ * the clock and waits for the work due to settle.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { expect } from 'vitest';
@@ -38,13 +39,22 @@ export interface ReplicaCluster {
   setup(): Promise<ReplicaSchema>;
   /** A replica on `schema`, with the cluster's environment and `extra`. */
   spawn(schema: string, id: string, extra?: Record<string, string>): Replica;
-  /** Waits until no run is open and nothing due is left unmaterialized. */
+  /** Waits until nothing due is left undone (`unsettled`; for digests: no run open, none due unmaterialized). */
   settle(db: SqlExecutor): Promise<void>;
   /** Kills what still runs, drops the schemas. */
   close(): Promise<void>;
 }
 
-export function replicaCluster(o: { startAt: string; env: () => Record<string, string | undefined> }): ReplicaCluster {
+export interface ReplicaClusterOptions {
+  startAt: string;
+  env: () => Record<string, string | undefined>;
+  /** The replica's script (default digest-replica.ts). */
+  script?: string;
+  /** What is left to do at the clock's time, counted in one statement (default: the digest runs due or open). */
+  unsettled?: (db: SqlExecutor, at: Date) => Promise<number>;
+}
+
+export function replicaCluster(o: ReplicaClusterOptions): ReplicaCluster {
   let clockMs = Date.parse(o.startAt);
   const children: ChildProcess[] = [];
   const schemas: string[] = [];
@@ -52,7 +62,7 @@ export function replicaCluster(o: { startAt: string; env: () => Record<string, s
    * Runs still to finish and subscriptions due but not yet turned into runs, counted in one statement: one snapshot,
    * so a subscription a replica turns into a run between two reads is never missed by both.
    */
-  const unsettled = async (db: SqlExecutor) =>
+  const digestsUnsettled = async (db: SqlExecutor) =>
     Number(
       (
         await db.query<{ n: number }>(
@@ -82,7 +92,7 @@ export function replicaCluster(o: { startAt: string; env: () => Record<string, s
       };
     },
     spawn(schema, id, extra = {}) {
-      const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+      const child = spawn(process.execPath, ['--import', 'tsx', o.script ?? SCRIPT], {
         env: { ...process.env, ...o.env(), DATABASE_URL: PG_URL, DIGEST_SCHEMA: schema, WORKER_ID: id, ...extra },
         stdio: ['ignore', 'pipe', 'inherit'],
       }) as ReplicaProcess;
@@ -111,7 +121,8 @@ export function replicaCluster(o: { startAt: string; env: () => Record<string, s
       };
     },
     async settle(db) {
-      await expect.poll(() => unsettled(db), { timeout: 15_000, interval: 20 }).toBe(0);
+      const unsettled = () => (o.unsettled ? o.unsettled(db, new Date(clockMs)) : digestsUnsettled(db));
+      await expect.poll(unsettled, { timeout: 15_000, interval: 20 }).toBe(0);
     },
     async close() {
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');

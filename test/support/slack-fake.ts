@@ -57,6 +57,8 @@ export interface FakeSlack {
   waitForView(triggerId: string, timeoutMs?: number): Promise<Record<string, any>>;
   /** Make a Web API method answer `{ ok: false, error }`. */
   failMethod(method: string, error: string | null): void;
+  /** Make chat.postMessage to one channel answer `{ ok: false, error }` (`not_in_channel`: the bot left it). */
+  failPostsIn(channel: string, error: string | null): void;
   /** Channels the workspace has, by id (conversations.info / conversations.list); others are not found. */
   channels: Map<string, { name: string; member: boolean; archived?: boolean }>;
   /** Users by id (users.info), with their admin and owner flags; others are not found. */
@@ -91,6 +93,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const posts: SinkPost[] = [];
   const uploads: Upload[] = [];
   const failures = new Map<string, string>();
+  const postFailures = new Map<string, string>();
   const channels = new Map<string, { name: string; member: boolean; archived?: boolean }>();
   const users = new Map<string, { isAdmin?: boolean; isOwner?: boolean; tz?: string }>();
   const views: FakeSlack['views'] = [];
@@ -140,7 +143,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         const params = parseParams(raw, req.headers['content-type']);
         calls.push({ method, params, authorization: req.headers.authorization });
         notify();
-        const fail = failures.get(method);
+        const fail =
+          failures.get(method) ??
+          (method === 'chat.postMessage' ? postFailures.get(String(params.channel)) : undefined);
         if (fail) return json(res, 200, { ok: false, error: fail });
         const bearer = req.headers.authorization?.replace(/^Bearer /, '');
         switch (method) {
@@ -268,6 +273,10 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     failMethod(method, error) {
       if (error === null) failures.delete(method);
       else failures.set(method, error);
+    },
+    failPostsIn(channel, error) {
+      if (error === null) postFailures.delete(channel);
+      else postFailures.set(channel, error);
     },
     setSocketModeUrl(url) {
       socketModeUrl = url;

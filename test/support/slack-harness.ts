@@ -86,7 +86,10 @@ export interface Harness {
       maxRetries?: number;
       /** The Linen client's per-request timeout (default the client's 20 s). */
       requestTimeoutMs?: number;
-      start?: Pick<StartOptions, 'digests' | 'database' | 'multiWorkspace' | 'drainMs'>;
+      start?: Pick<
+        StartOptions,
+        'digests' | 'alerts' | 'database' | 'multiWorkspace' | 'drainMs' | 'rateLimit' | 'now' | 'createService'
+      >;
       /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
       ownClients?: boolean;
     },

@@ -102,8 +102,17 @@ export function cardText(activity: Record<string, any> | undefined): string {
 
 const INTERIM = 'Looking that up…';
 
-export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise<TeamsHarness> {
-  const sandbox = await startSandbox({ port: 0, today: TODAY, timeZone: TZ, ...(o.data ? { data: o.data } : {}) });
+/** `rateLimit`: the sandbox's, per key (default the API's 120 a minute). */
+export async function startTeamsHarness(
+  o: { data?: SandboxData; rateLimit?: { limit: number; windowMs: number } } = {},
+): Promise<TeamsHarness> {
+  const sandbox = await startSandbox({
+    port: 0,
+    today: TODAY,
+    timeZone: TZ,
+    ...(o.data ? { data: o.data } : {}),
+    ...(o.rateLimit ? { rateLimit: o.rateLimit } : {}),
+  });
   const fakes = await startTeamsFakes();
   const dirs: string[] = [];
   const running: TeamsBotUnderTest[] = [];
@@ -158,7 +167,8 @@ export async function startTeamsHarness(o: { data?: SandboxData } = {}): Promise
           ? {
               linenClient: createLinenClient({
                 apiKey: KEYS.all,
-                baseUrl: sandbox.baseUrl,
+                // The sandbox, or what the test put in front of it (LINEN_BASE_URL).
+                baseUrl: config.linen.baseUrl,
                 timeZone: TZ,
                 pacing: false,
                 now: () => NOW,

@@ -59,7 +59,10 @@ export interface DigestDelivery {
   findPosted(channel: string, runId: string, since: Date): Promise<string | null>;
   /** Why a subscription stopped, in the platform's words (stored, and shown by `digest list` and `admin status`). */
   explain(code: string, channelId: string): string;
-  /** Tells the creator of a subscription or an alert, privately and once, that it stopped and why. */
+  /**
+   * Tells the creator of a subscription or an alert, privately and once, that it stopped and why (with the others
+   * that stopped `together`, in the same message).
+   */
   tellCreator(owner: RunOwner, code: string, reason: string): Promise<void>;
   classify(err: unknown): DeliveryFailure;
 }

@@ -63,6 +63,11 @@ export interface RunOwner {
   createdBy: string;
   /** `alert` for an alert (its creator is told of an alert, and how to resume it); default `digest`. */
   noun?: 'digest' | 'alert' | undefined;
+  /**
+   * Others of the same creator that stopped at the same time for the same reason (the alerts of a revoked key):
+   * told in the same sentence, so that a creator gets one message, not one per alert.
+   */
+  together?: readonly Pick<RunOwner, 'id' | 'channelId'>[] | undefined;
 }
 
 /** What a run posts: the content, whether there is nothing to post, and what it showed (digests compare with it). */

@@ -11,14 +11,15 @@
 import { InvalidParamsError, NotFoundError } from '../../shared/errors.ts';
 import { type Customer, type LinenClient, LinenError, resolveCustomerFrom } from '../../shared/index.ts';
 import type { AccessClass } from '../access-class.ts';
-import { type Content, note, type Part, text } from '../content/document.ts';
+import { type Content, note, text } from '../content/document.ts';
 import { when } from '../content/format.ts';
-import { CONTENT_LIMITS, measure, truncateRich } from '../content/limits.ts';
+import { CONTENT_LIMITS, truncateRich } from '../content/limits.ts';
 import { b, channel, code, command, joinRich, line, type Rich, r } from '../content/rich.ts';
 import type { Clock } from '../digests/clock.ts';
 import type { ChannelKey, DigestChannels } from '../digests/digest-answers.ts';
 import type { Platform } from '../digests/storage/types.ts';
 import { channelOf } from '../digests/subscribe-args.ts';
+import { listedLines } from '../views/common.ts';
 import { checkTimeOf } from './check.ts';
 import type { AlertKind, AlertScope, Token } from './kind.ts';
 import { ALERT_KINDS, alertKindByWord } from './kinds/index.ts';
@@ -317,21 +318,7 @@ async function list(ctx: AlertCommandContext, kinds: AlertKindList): Promise<Con
   const names = await namesOf(ctx.linen).catch(() => new Map<string, string>());
   const known = ctx.keyRefs ?? [ctx.keyRef];
   const lines = alerts.map((a): Rich => ['• ', ...describeAlert(a, kinds, names, !known.includes(a.keyRef))]);
-  const max = CONTENT_LIMITS.text - 100;
-  const parts: Part[] = [];
-  let cur: Rich = r`${b('Alerts')} (${String(alerts.length)})`;
-  let listed = 0;
-  for (const l of lines) {
-    if (measure(cur) + 1 + measure(l) > max) {
-      if (parts.length >= CONTENT_LIMITS.parts - 2) break;
-      parts.push(text(cur));
-      cur = [];
-    }
-    cur = cur.length ? [...cur, '\n', ...l] : truncateRich(l, max);
-    listed++;
-  }
-  if (cur.length) parts.push(text(cur));
-  if (listed < alerts.length) parts.push(note([`…and ${alerts.length - listed} more alerts.`]));
+  const parts = listedLines(r`${b('Alerts')} (${String(alerts.length)})`, lines, 'alerts');
   return { summary: [`${alerts.length} alerts: ${alerts.map((a) => a.id).join(', ')}`], parts };
 }
 

@@ -4,9 +4,10 @@
  * customers, build previews). Every answer is for the person who typed the command.
  */
 import { type LinenClient, LinenError } from '../../shared/index.ts';
-import { type Content, note, type Part, text } from '../content/document.ts';
-import { CONTENT_LIMITS, measure, truncateRich } from '../content/limits.ts';
+import { type Content, note, text } from '../content/document.ts';
+import { CONTENT_LIMITS, truncateRich } from '../content/limits.ts';
 import { b, channel, code, command, i, joinRich, line, type Rich, r } from '../content/rich.ts';
+import { listedLines } from '../views/common.ts';
 import type { Clock } from './clock.ts';
 import { subscribeSyntax } from './kinds/help.ts';
 import { DIGEST_KINDS, type DigestKinds } from './kinds/index.ts';
@@ -196,22 +197,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         const subs = await ctx.store.listSubscriptions({ platform: ctx.platform, orgId: ctx.orgId ?? undefined });
         if (!subs.length) return reply(['No digest subscriptions yet. '], usage(kinds));
         const lines = subs.map((s): Rich => ['• ', ...describe(kinds, s, undefined, !keyKnown(ctx, s))]);
-        // One paragraph per chunk of lines, up to the part limit, then a count of what is left out.
-        const max = CONTENT_LIMITS.text - 100;
-        const parts: Part[] = [];
-        let cur: Rich = r`${b('Digest subscriptions')} (${String(subs.length)})`;
-        let listed = 0;
-        for (const l of lines) {
-          if (measure(cur) + 1 + measure(l) > max) {
-            if (parts.length >= CONTENT_LIMITS.parts - 2) break;
-            parts.push(text(cur));
-            cur = [];
-          }
-          cur = cur.length ? [...cur, '\n', ...l] : truncateRich(l, max);
-          listed++;
-        }
-        if (cur.length) parts.push(text(cur));
-        if (listed < subs.length) parts.push(note([`…and ${subs.length - listed} more subscriptions.`]));
+        const parts = listedLines(r`${b('Digest subscriptions')} (${String(subs.length)})`, lines, 'subscriptions');
         return { summary: [`${subs.length} digest subscriptions: ${subs.map((s) => s.id).join(', ')}`], parts };
       }
       case 'unsubscribe':

@@ -3,7 +3,7 @@
 import type { Customer } from '../../shared/schemas/customers.ts';
 import { actions, type Content, note, type Part, text } from '../content/document.ts';
 import { moreLine, take } from '../content/format.ts';
-import { CONTENT_LIMITS, truncateRich } from '../content/limits.ts';
+import { CONTENT_LIMITS, measure, truncateRich } from '../content/limits.ts';
 import { icon, line, type Rich } from '../content/rich.ts';
 
 /** Customers offered to choose from before the rest are summed up. */
@@ -45,4 +45,27 @@ export function withNote(content: Content, sentence: string): Content {
   const line1 = note([line(sentence)]);
   const parts = first?.kind === 'title' ? [first, line1, ...rest] : [line1, ...content.parts];
   return { summary: [`${line(sentence)} `, ...content.summary], parts };
+}
+
+/**
+ * A heading and a list of lines (digest subscriptions, alerts) as paragraphs within the content limits: one
+ * paragraph per chunk of lines, up to the part limit, then a note counting the lines left out (`…and 3 more alerts.`).
+ */
+export function listedLines(heading: Rich, lines: readonly Rich[], noun: string): Part[] {
+  const max = CONTENT_LIMITS.text - 100;
+  const parts: Part[] = [];
+  let cur: Rich = heading;
+  let listed = 0;
+  for (const l of lines) {
+    if (measure(cur) + 1 + measure(l) > max) {
+      if (parts.length >= CONTENT_LIMITS.parts - 2) break;
+      parts.push(text(cur));
+      cur = [];
+    }
+    cur = cur.length ? [...cur, '\n', ...l] : truncateRich(l, max);
+    listed++;
+  }
+  if (cur.length) parts.push(text(cur));
+  if (listed < lines.length) parts.push(note([`…and ${lines.length - listed} more ${noun}.`]));
+  return parts;
 }

@@ -15,6 +15,7 @@ import { code, r } from '../../chat/content/rich.ts';
 import type { DigestChannels } from '../../chat/digests/digest-answers.ts';
 import type { DigestStore } from '../../chat/digests/index.ts';
 import { digestStoreOver } from '../../chat/digests/storage/index.ts';
+import { FollowStore } from '../../chat/home/follows.ts';
 import { LinenService } from '../../chat/linen.ts';
 import { isIsoDay, isValidTimeZone } from '../../shared/dates.ts';
 import { startOfDayInZone } from '../../shared/day-start.ts';
@@ -108,13 +109,14 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
   // The database is opened on first use (a digest command), not at start.
   let database: Promise<SqlExecutor> | undefined;
   let store: Promise<DigestStore> | undefined;
+  const openDatabase = () =>
+    (database ??= openServiceDatabase(
+      { databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR },
+      {},
+    ));
   const digests = {
     store: () => {
-      database ??= openServiceDatabase(
-        { databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir: env.LINEN_DATA_DIR?.trim() || DEFAULT_DATA_DIR },
-        {},
-      );
-      store ??= database.then(digestStoreOver);
+      store ??= openDatabase().then(digestStoreOver);
       return store;
     },
     platform: teams ? ('teams' as const) : ('slack' as const),
@@ -124,14 +126,18 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
     // The person at the terminal runs the bot: LINEN_ADMIN_USER_IDS is checked for its form only.
     adminUserIds: digestConfig.adminUserIds.length ? [CONSOLE_USER] : [],
   };
-  const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, teamId: null };
+  // The person at the terminal is alone with Linen, as in a direct message (their home is shown there).
+  const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, privateChat: true, platform: digests.platform };
+  // What the person follows on their home, in the same store (opened on first use too).
+  let follows: Promise<FollowStore> | undefined;
+  const home = { follows: () => (follows ??= openDatabase().then((db) => new FollowStore(db))) };
   // The commands of the platform whose answers are shown: help lists them, and the others are unknown here.
   const commands = COMMAND_REGISTRY.forPlatform(digests.platform);
   const surface = teams ? TEAMS_SURFACE : SLACK_SURFACE;
   const ask = async (line: string) => {
     const m = await answerText(
       stripCommand(line),
-      { linen, logger, now, digests, caller, surface, commands },
+      { linen, logger, now, digests, caller, surface, commands, home },
       { share: !teams },
     );
     print(teams ? cardToText(toAdaptiveCard(m.content)) : renderMessage(toSlackMessage(m.content)));

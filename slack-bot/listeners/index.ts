@@ -6,6 +6,7 @@ import type { ChatMetrics } from '../../chat/operations/metrics.ts';
 import type { SlackClient } from '../digests/delivery.ts';
 import actions from './actions/index.ts';
 import commands from './commands/index.ts';
+import events from './events/index.ts';
 import ignored from './ignored/index.ts';
 import views from './views/index.ts';
 
@@ -26,5 +27,6 @@ export function registerListeners(app: App, deps: BotDeps): void {
   ignored.register(app, deps);
   commands.register(app, deps);
   actions.register(app, deps);
+  events.register(app, deps);
   views.register(app, deps);
 }

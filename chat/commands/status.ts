@@ -10,8 +10,7 @@ export const statusCommand = defineCommand({
     usage: 'status',
     description: "what is connected (the key's last four characters) and where accounting answers appear",
     examples: [],
-    // In Slack's usage hint; Teams' 1:1 list (12 at the most) leaves room for `home`, and `status` is typed there.
-    menu: { summary: 'What is connected and where accounting answers may appear', in: [] },
+    menu: { summary: 'What is connected and where accounting answers may appear', in: ['private'] },
   },
   parse: () => ({}),
   format: () => 'status',

@@ -66,31 +66,27 @@ async function act(a: WatchArgs, ctx: CommandContext): Promise<Rich> {
 
 /** The person's digests and alerts (those they set up, in this organization), described as their commands list them. */
 async function watchesOf(ctx: CommandContext, who: Follower, names: Map<string, string>): Promise<Watch[]> {
-  const watches: Watch[] = [];
-  const mine = { platform: who.platform, orgId: who.orgId ?? undefined };
+  const theirs = { platform: who.platform, orgId: who.orgId ?? undefined };
+  const mine = (x: { createdBy: string }) => x.createdBy === who.userId;
   // The keys the workers read with: one set up with another is said to be gone, as its own list says.
   const known = new Set(ctx.digests?.keyRefs ?? [ctx.digests?.keyRef]);
-  if (ctx.digests) {
-    for (const s of await (await ctx.digests.store()).listSubscriptions(mine))
-      if (s.createdBy === who.userId)
-        watches.push({
-          kind: 'digest',
-          id: s.id,
-          line: describeSubscription(DIGEST_KINDS, s, names, !known.has(s.keyRef)),
-          active: s.status === 'active',
-        });
-  }
-  if (ctx.alerts) {
-    for (const a of await (await ctx.alerts.store()).listAlerts(mine))
-      if (a.createdBy === who.userId)
-        watches.push({
-          kind: 'alert',
-          id: a.id,
-          line: describeAlert(a, ALERT_KIND_LIST, names, !known.has(a.keyRef)),
-          active: a.status === 'active',
-        });
-  }
-  return watches;
+  const watch = (kind: WatchKind, x: { id: string; status: string }, line: Rich): Watch => ({
+    kind,
+    id: x.id,
+    line,
+    active: x.status === 'active',
+  });
+  const digests = ctx.digests
+    ? (await (await ctx.digests.store()).listSubscriptions(theirs))
+        .filter(mine)
+        .map((s) => watch('digest', s, describeSubscription(DIGEST_KINDS, s, names, !known.has(s.keyRef))))
+    : [];
+  const alerts = ctx.alerts
+    ? (await (await ctx.alerts.store()).listAlerts(theirs))
+        .filter(mine)
+        .map((a) => watch('alert', a, describeAlert(a, ALERT_KIND_LIST, names, !known.has(a.keyRef))))
+    : [];
+  return [...digests, ...alerts];
 }
 
 /** What the person follows after a choice: the new follows and what to say, or what is wrong with the choice. */

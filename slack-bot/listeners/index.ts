@@ -23,10 +23,9 @@ export type BotDeps = PlaceDeps & {
   metrics?: Pick<ChatMetrics, 'command' | 'action'> | undefined;
 };
 
+/** The kinds, in the order their listeners are registered: payloads the bot never asked for are let go first. */
+const KINDS = [ignored, commands, actions, events, views];
+
 export function registerListeners(app: App, deps: BotDeps): void {
-  ignored.register(app, deps);
-  commands.register(app, deps);
-  actions.register(app, deps);
-  events.register(app, deps);
-  views.register(app, deps);
+  for (const kind of KINDS) kind.register(app, deps);
 }

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { count } from '../../chat/content/format.ts';
 import { addDays } from '../../shared/dates.ts';
 import { expectedFill, expectedShort } from '../support/expected-figures.ts';
-import { type GatedApi, startGatedApi } from '../support/gated-api.ts';
+import { gatedApis } from '../support/gated-api.ts';
 import { KEYS } from '../support/sandbox-http.ts';
 import {
   allText,
@@ -303,15 +303,10 @@ describe('what it costs', () => {
 });
 
 describe('a slow or failing API', () => {
-  let gated: GatedApi | undefined;
-  afterEach(async () => {
-    gated?.open();
-    await gated?.close();
-    gated = undefined;
-  });
+  const gatedApi = gatedApis(() => h.sandbox.baseUrl);
 
   it('acknowledges the event first, shows "Building…" while the API is slow, and then the home', async () => {
-    gated = await startGatedApi(h.sandbox.baseUrl);
+    const gated = await gatedApi();
     const slow = await h.startBotWith(
       { LINEN_BASE_URL: gated.baseUrl },
       { start: { deadlines: { interimMs: 50, deadlineMs: 60_000 } } },
@@ -331,7 +326,7 @@ describe('a slow or failing API', () => {
   });
 
   it('says in one sentence that the API is not answering when it does not by the deadline', async () => {
-    gated = await startGatedApi(h.sandbox.baseUrl);
+    const gated = await gatedApi();
     const hung = await h.startBotWith(
       { LINEN_BASE_URL: gated.baseUrl },
       { start: { deadlines: { interimMs: 50, deadlineMs: 300 } } },

@@ -241,6 +241,21 @@ export function validateCard(card: any, label = 'card'): string[] {
   return problems;
 }
 
+/** Every `Action.Execute` under a node (a card, an activity's attachments), in order: its title, verb and data. */
+export function executeActions(node: unknown): { title: string; verb: string; data: any }[] {
+  const found: { title: string; verb: string; data: any }[] = [];
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) for (const x of n) walk(x);
+    else if (n && typeof n === 'object') {
+      const o = n as Record<string, any>;
+      if (o.type === 'Action.Execute') found.push({ title: o.title, verb: o.verb, data: o.data });
+      for (const v of Object.values(o)) walk(v);
+    }
+  };
+  walk(node);
+  return found;
+}
+
 /** The Adaptive Cards an activity carries. */
 export const cardsOf = (activity: Record<string, any> | undefined): any[] =>
   (activity?.attachments ?? [])

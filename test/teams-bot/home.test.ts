@@ -6,10 +6,10 @@
  * is held; a follow chosen on the card is kept across a restart; in a channel, where everyone would read it, the home
  * is not shown. Every card is checked by the Adaptive Card validator.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinenClient } from '../../shared/node.ts';
-import { validateCard } from '../support/adaptive-card.ts';
-import { type GatedApi, startGatedApi } from '../support/gated-api.ts';
+import { executeActions, validateCard } from '../support/adaptive-card.ts';
+import { gatedApis } from '../support/gated-api.ts';
 import { KEYS } from '../support/sandbox-http.ts';
 import { cardAction, channelMessage, type TeamsPlace } from '../support/teams-activities.ts';
 import {
@@ -41,19 +41,7 @@ const customer = (name: string) => h.sandbox.data.customers.find((c) => c.name =
 const textOfCard = (card: Card) => cardText({ attachments: [{ content: card }] });
 
 /** Every `Action.Execute` of a card, body and refresh alike. */
-function executes(card: Card): { title: string; verb: string; data: any }[] {
-  const found: { title: string; verb: string; data: any }[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) for (const n of node) walk(n);
-    else if (node && typeof node === 'object') {
-      const o = node as Record<string, any>;
-      if (o.type === 'Action.Execute') found.push({ title: o.title, verb: o.verb, data: o.data });
-      for (const v of Object.values(o)) walk(v);
-    }
-  };
-  walk(card);
-  return found;
-}
+const executes = (card: Card) => executeActions(card);
 
 /** Presses an `Action.Execute` of the card (or Teams runs its refresh); the invoke's answer. */
 async function invoke(
@@ -161,15 +149,10 @@ describe('home in the 1:1 chat', () => {
 });
 
 describe('within Teams’ wait', () => {
-  let gated: GatedApi | undefined;
-  afterEach(async () => {
-    gated?.open();
-    await gated?.close();
-    gated = undefined;
-  });
+  const gatedApi = gatedApis(() => h.sandbox.baseUrl);
 
   it('answers the refresh with a card saying the home is on its way while the Linen API is held', async () => {
-    gated = await startGatedApi(h.sandbox.baseUrl);
+    const gated = await gatedApi();
     const held = await h.start({
       start: {
         linenClient: createLinenClient({

@@ -34,20 +34,11 @@ import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 import { hasResponseUrl } from '../response-url.ts';
 
-/** An answer in place of the message clicked. */
-const replacing = async (respond: RespondFn, deps: BotDeps, content: Content) => {
-  const message = toSlackMessage(content);
-  try {
-    await respond({ response_type: 'ephemeral', replace_original: true, text: message.text, blocks: message.blocks });
-  } catch (err) {
-    deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
-  }
-};
-
-const ephemeral = async (respond: RespondFn, deps: BotDeps, content: Content) => {
+/** An answer for the person who clicked, below the message clicked or (`replace`) in place of it. */
+const ephemeral = async (respond: RespondFn, deps: BotDeps, content: Content, replace = false) => {
   const m = toSlackMessage(content);
   try {
-    await respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks });
+    await respond({ response_type: 'ephemeral', replace_original: replace, text: m.text, blocks: m.blocks });
   } catch (err) {
     deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
   }
@@ -80,7 +71,7 @@ export function register(app: App, deps: BotDeps): void {
   const counted = (action: ActionName, started: number, outcome: AnswerOutcome) =>
     deps.metrics?.action(action, outcome, (Date.now() - started) / 1000);
 
-  const replaceWith = (respond: RespondFn, content: Content) => replacing(respond, deps, content);
+  const replaceWith = (respond: RespondFn, content: Content) => ephemeral(respond, deps, content, true);
   const deadlines = deps.deadlines ?? INTERACTIVE_DEADLINES;
   /** A button's work by the interactive deadline, or undefined (the person was told the API is not answering). */
   const inTime = async <T>(work: Promise<T>, respond: RespondFn, what: string): Promise<T | undefined> => {

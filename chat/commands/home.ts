@@ -44,11 +44,16 @@ const WATCH_COMMANDS: Record<WatchKind, Record<WatchAction, string>> = {
 const USAGE =
   'home [refresh] | home follow [customer, ...] | home places [department or unit, ...] | home pause|resume|remove digest|alert <id>';
 
-/** The items of a list typed after its word: separated by commas (menus send their values so). */
+/** The items of a list typed after its word: separated by commas (menus send their values so), quotes left out. */
 const itemsOf = (text: string) =>
   text
     .split(',')
-    .map((s) => s.trim())
+    .map((s) =>
+      s
+        .trim()
+        .replace(/^["“”]+|["“”]+$/g, '')
+        .trim(),
+    )
     .filter(Boolean);
 
 /** Who the home is for, where its follows are kept. */

@@ -313,5 +313,7 @@ export function homeView(data: HomeData, opts: HomeViewOptions): Content {
     divider(),
     actions([{ kind: 'refresh', label: 'Refresh', command: HOME_COMMANDS.show }]),
   ];
-  return { summary: summaryOf(data), parts, live: { command: HOME_COMMANDS.show, userIds: [opts.userId] } };
+  // Kept current for the person whose home it is (nobody's when no one asked: a preview, a test).
+  const live = opts.userId ? { command: HOME_COMMANDS.show, userIds: [opts.userId] } : undefined;
+  return { summary: summaryOf(data), parts, ...(live ? { live } : {}) };
 }

@@ -142,8 +142,9 @@ function button(a: Exclude<Action, { kind: 'share' }>): IExecuteAction {
 export const CHOICE_ID = 'linen_choice';
 
 /**
- * A choice as its label, a multi-select list (typing filters it) and the button that applies it: an input sends
- * nothing by itself, and the button names the input its command takes the values of.
+ * A choice as its label, a multi-select list and the button that applies it: an input sends nothing by itself, and
+ * the button names the input its command takes the values of. The list is `compact` (a drop-down with a box an
+ * option): the `filtered` style, which types to filter, does not take several choices in every client.
  */
 function choiceElements(c: Choice, state: CardState): Element[] {
   if (c.options.length === 0) return paragraph(c.label);
@@ -154,7 +155,7 @@ function choiceElements(c: Choice, state: CardState): Element[] {
       type: 'Input.ChoiceSet',
       id,
       isMultiSelect: true,
-      style: 'filtered',
+      style: 'compact',
       placeholder: c.placeholder,
       choices: c.options.map((o) => ({ title: o.label.replace(CONTROL, ''), value: o.value })),
       value: c.chosen.join(','),

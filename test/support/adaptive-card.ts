@@ -16,7 +16,8 @@
  *   a `refresh` is an `Action.Execute` with its verb and the ids of the people it refreshes for (`userIds`, Teams
  *   user ids, at most 60); a button that names an input (`data.input`) names one on the card;
  * - `Input.ChoiceSet`: an id, choices with a title and a value each (values distinct), and its value (several
- *   comma-separated where it is a multi-select) among them.
+ *   comma-separated where it is a multi-select) among them; a multi-select is not `filtered` (clients differ on it:
+ *   https://github.com/microsoft/AdaptiveCards/issues/8386).
  */
 import { CARD_BYTES } from '../../teams-bot/cards/render.ts';
 
@@ -108,6 +109,7 @@ export function validateCard(card: any, label = 'card'): string[] {
       else if (values.has(c.value)) p(`${where}.choices[${k}]: value ${c.value} repeats`);
       else values.add(c.value);
     }
+    if (el.isMultiSelect && el.style === 'filtered') p(`${where}: a filtered multi-select`);
     const chosen = typeof el.value === 'string' && el.value ? el.value.split(el.isMultiSelect ? ',' : '\u0000') : [];
     for (const v of chosen) if (!values.has(v)) p(`${where}: value ${v} is not a choice`);
   };

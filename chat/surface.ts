@@ -23,6 +23,11 @@ export interface Surface {
    * chat with the bot, for the whole organization (Teams, whose channels cannot show a form to one person).
    */
   readonly connectIn: 'channel' | 'personal-chat';
+  /**
+   * Where a person's home is (`Linen's Home tab`), and whether `home` answers in a channel too: where answers typed
+   * there are the person's alone (Slack's are), not where the channel would read them (Teams').
+   */
+  readonly home: { readonly place: string; readonly inChannels: boolean };
 }
 
 /** Where no platform is named (a test, a report): plain words. */
@@ -33,4 +38,5 @@ export const PLAIN_SURFACE: Surface = {
   organization: 'workspace',
   privacy: ['Answers are visible only to you until you share them.'],
   connectIn: 'channel',
+  home: { place: 'your direct messages with Linen', inChannels: true },
 };

@@ -1,9 +1,10 @@
 /**
  * `npm run manifests`: the command menus of the platforms' app manifests, written from the command registry
  * (chat/commands/): the usage hint of Slack's /linen in slack-bot/manifest.json and slack-bot/manifest.distributed.json,
- * and the Teams bot's command lists in teams-bot/manifest.json (which `npm run package:teams` packages). The rest of
- * each manifest is left as it is. test/chat/commands/manifests.test.ts fails when a committed manifest and the
- * registry disagree: after adding a command, or changing its `help.menu`, run this.
+ * and the Teams bot's command lists in teams-bot/manifest.json (which `npm run package:teams` packages); and in both
+ * Slack manifests the Home tab turned on with the `app_home_opened` event it is published on (slack-bot/home.ts).
+ * The rest of each manifest is left as it is. test/chat/commands/manifests.test.ts fails when a committed manifest and
+ * the registry disagree: after adding a command, or changing its `help.menu`, run this.
  *
  * What goes where: the commands offered on the platform whose help has a `menu`, in the registry's order. Slack's
  * usage hint is each one's usage up to its first optional part (`fillrate <customer>`); Teams lists a command in its
@@ -134,6 +135,35 @@ const replaceValue = (text: string, key: string, value: string) => {
   return text.slice(0, start) + value + text.slice(end);
 };
 
+/** The App Home's tabs: the Home tab the bot publishes, and the Messages tab where /linen is typed too. */
+export const SLACK_APP_HOME = {
+  home_tab_enabled: true,
+  messages_tab_enabled: true,
+  messages_tab_read_only_enabled: false,
+} as const;
+
+/** The event the Home tab is published on. */
+export const SLACK_HOME_EVENT = 'app_home_opened';
+
+interface SlackManifest {
+  features: Record<string, unknown>;
+  settings: {
+    event_subscriptions?: { request_url?: string; bot_events?: string[] };
+    interactivity?: { request_url?: string };
+  } & Record<string, unknown>;
+}
+
+/** A Slack manifest's text with the Home tab on and `app_home_opened` among its bot events (sent where clicks go). */
+function withHomeTab(text: string): string {
+  const m = JSON.parse(text) as SlackManifest;
+  m.features = { ...m.features, app_home: SLACK_APP_HOME };
+  const events = m.settings.event_subscriptions ?? { request_url: m.settings.interactivity?.request_url };
+  const bot = events.bot_events ?? [];
+  events.bot_events = bot.includes(SLACK_HOME_EVENT) ? bot : [...bot, SLACK_HOME_EVENT];
+  m.settings = { event_subscriptions: events, ...m.settings };
+  return JSON.stringify(m, null, 2);
+}
+
 /** Command lists as JSON, one command a line (as the committed manifest is written). */
 const commandListsJson = (lists: readonly TeamsCommandList[]) =>
   `[\n${lists
@@ -150,8 +180,11 @@ export function manifestsWith(commands: CommandRegistry): { file: string; update
   const hint = JSON.stringify(slackUsageHint(commands));
   const lists = commandListsJson(teamsCommandLists(commands));
   return [
-    { file: 'slack-bot/manifest.json', update: (text) => replaceValue(text, 'usage_hint', hint) },
-    { file: 'slack-bot/manifest.distributed.json', update: (text) => replaceValue(text, 'usage_hint', hint) },
+    { file: 'slack-bot/manifest.json', update: (text) => withHomeTab(replaceValue(text, 'usage_hint', hint)) },
+    {
+      file: 'slack-bot/manifest.distributed.json',
+      update: (text) => withHomeTab(replaceValue(text, 'usage_hint', hint)),
+    },
     { file: 'teams-bot/manifest.json', update: (text) => replaceValue(text, 'commandLists', lists) },
   ];
 }

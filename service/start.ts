@@ -39,6 +39,7 @@ import {
   type Timers,
 } from '../chat/digests/index.ts';
 import { digestStoreOver } from '../chat/digests/storage/index.ts';
+import { FollowStore } from '../chat/home/follows.ts';
 import { LinenService } from '../chat/linen.ts';
 import { ChatMetrics, type Platform as MetricsPlatform } from '../chat/operations/metrics.ts';
 import { readStoreCounts } from '../chat/operations/store-metrics.ts';
@@ -218,7 +219,9 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     pollMs: config.digests.alertsPollMs,
     wake: () => void alertWorker?.tick().catch(() => {}),
   };
-  const place = { workspaces, logger, now: options.now, alerts: alertDeps };
+  // What each person follows on their home, kept beside the digests.
+  const follows = new FollowStore(db);
+  const place = { workspaces, logger, now: options.now, alerts: alertDeps, home: { follows: async () => follows } };
   // One pace per channel, whatever posts there: a digest and an alert to one channel are spaced too.
   const channelPacer = new ChannelPacer(options.digests?.pacingMs ?? 1000);
 

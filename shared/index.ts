@@ -88,6 +88,7 @@ export {
   type ShortToday,
   type SignalGroup,
   type SignalReportParams,
+  serves,
   signalsOfKind,
   type TicketWithLabel,
   tagTickets,

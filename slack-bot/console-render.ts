@@ -88,7 +88,11 @@ export function renderBlock(block: Block): string {
           parts.push(rest.length ? `  ${label}: ${rest.join(' ')}` : `  ${label}`);
         }
       }
-      if (block.accessory) parts.push(`  [button: ${block.accessory.text.text}]`);
+      if (block.accessory?.type === 'button') parts.push(`  [button: ${block.accessory.text.text}]`);
+      else if (block.accessory) {
+        const chosen = (block.accessory.initial_options ?? []).map((o) => o.text.text);
+        parts.push(`  [menu: ${chosen.length ? chosen.join(', ') : block.accessory.placeholder.text}]`);
+      }
       return parts.join('\n');
     }
     case 'context':

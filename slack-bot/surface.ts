@@ -10,4 +10,5 @@ export const SLACK_SURFACE: Surface = {
   privacy: ['Answers are visible only to you until you press ', b('Share in channel'), '.'],
   channelArgument: '#channel',
   connectIn: 'channel',
+  home: { place: "Linen's Home tab", inChannels: true },
 };

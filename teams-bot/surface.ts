@@ -10,4 +10,5 @@ export const TEAMS_SURFACE: Surface = {
     'In a 1:1 chat with Linen answers are yours alone; in a channel Linen answers in the thread, for the channel. To put an answer in a conversation yourself, use Linen from the message box.',
   ],
   connectIn: 'personal-chat',
+  home: { place: 'your 1:1 chat with Linen', inChannels: false },
 };

@@ -107,7 +107,13 @@ async function namesOf(linen: LinenClient): Promise<Map<string, string>> {
   return new Map(customers.map((c) => [c.id, c.name]));
 }
 
-function describeAlert(a: Alert, kinds: AlertKindList, names: ReadonlyMap<string, string>, keyGone: boolean): Rich {
+/** An alert as `alerts` lists it: its id, what it watches, where it posts, when it last fired, its state. */
+export function describeAlert(
+  a: Alert,
+  kinds: AlertKindList,
+  names: ReadonlyMap<string, string>,
+  keyGone: boolean,
+): Rich {
   const kind = kinds.all.find((k) => k.name === a.kind);
   const watches = kind ? kind.describe(scopeOf(a), names) : `${a.kind} (a kind this version does not know)`;
   const status: Rich =

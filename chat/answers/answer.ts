@@ -17,6 +17,7 @@ import type { Rich } from '../content/rich.ts';
 import type { DigestChannels, DigestCommandContext } from '../digests/digest-answers.ts';
 import type { DigestStore } from '../digests/index.ts';
 import type { DigestKind, Platform } from '../digests/storage/types.ts';
+import type { FollowStore } from '../home/follows.ts';
 import type { LinenService } from '../linen.ts';
 import type { Surface } from '../surface.ts';
 import { PLAIN_SURFACE } from '../surface.ts';
@@ -35,6 +36,8 @@ export interface AnswerContext {
   digests?: DigestDeps | undefined;
   /** What `/linen alert ...` needs besides what digests need; absent: alerts are not available. */
   alerts?: AlertDeps | undefined;
+  /** Where `home` keeps what each person follows; absent: the home shows every customer and offers no choice. */
+  home?: HomeDeps | undefined;
   /** Who typed the command, and where (digest management needs both). */
   caller?: Caller | undefined;
   /** The commands answered (default every command: `COMMAND_REGISTRY`). */
@@ -43,6 +46,8 @@ export interface AnswerContext {
 
 export interface Caller {
   userId: string;
+  /** The platform the person typed on (what they follow on their home is kept per platform). */
+  platform?: Platform | undefined;
   channelId: string;
   orgId?: string | null | undefined;
   channelName?: string | null | undefined;
@@ -78,6 +83,11 @@ export interface AlertDeps {
   /** ALERTS_POLL_SECONDS, in ms. */
   pollMs: number;
   wake?: (() => void) | undefined;
+}
+
+/** What each person follows on their home, in the service's database. */
+export interface HomeDeps {
+  follows: () => Promise<FollowStore>;
 }
 
 /** What every platform's `digest` commands share; each adapter adds its platform, its channels and its admins. */
@@ -144,5 +154,5 @@ export async function answerText(
   const a = await answer(cmd, ctx, commands);
   const command = commands.format(cmd);
   const parts = a.shareable && opts.share !== false ? [...a.content.parts, shareFooter(command)] : a.content.parts;
-  return { content: { summary: a.content.summary, parts }, shareable: a.shareable, command, outcome: a.outcome };
+  return { content: { ...a.content, parts }, shareable: a.shareable, command, outcome: a.outcome };
 }

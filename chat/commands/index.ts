@@ -11,6 +11,7 @@ import { digestCommand } from './digest.ts';
 import { disconnectCommand } from './disconnect.ts';
 import { fillrateCommand } from './fillrate.ts';
 import { helpCommand } from './help.ts';
+import { homeCommand } from './home.ts';
 import { invoicesCommand } from './invoices.ts';
 import { manifestCommand } from './manifest.ts';
 import { orderCommand } from './order.ts';
@@ -25,6 +26,7 @@ import { ticketsCommand } from './tickets.ts';
 
 export const COMMANDS = [
   helpCommand,
+  homeCommand,
   balanceCommand,
   invoicesCommand,
   poCommand,

@@ -26,7 +26,8 @@ export const ticketsCommand = defineCommand({
     usage: `tickets [customer] [${TICKET_FILTERS.join('|')}]`,
     description: 'Quality tickets by status (open ones by default), each with its customer.',
     examples: ['tickets', 'tickets Harborview Hotel', 'tickets Mercy General Hospital resolved'],
-    menu: { summary: 'Quality tickets by status: tickets [customer] [status]', in: ['private', 'channel'] },
+    // Not in Teams' 1:1 list, whose 12 places hold `home` (and `ticket`): typed there, listed in channels.
+    menu: { summary: 'Quality tickets by status: tickets [customer] [status]', in: ['channel'] },
   },
   /** A status is the last word or two (`in progress`); the words before, the customer. */
   parse({ words }): TicketsArgs {

@@ -130,6 +130,7 @@ export async function contextFor(
       digests,
       caller: {
         userId: req.userId,
+        platform: req.platform,
         channelId: req.channelId,
         orgId: req.orgId ?? null,
         channelName: req.channelName ?? null,

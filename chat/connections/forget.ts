@@ -14,6 +14,7 @@ export const WORKSPACE_TABLES: readonly { table: string; teamColumn: string }[] 
   { table: 'workspace_connections', teamColumn: 'team_id' },
   { table: 'connection_admins', teamColumn: 'team_id' },
   { table: 'teams_conversations', teamColumn: 'tenant_id' },
+  { table: 'home_follows', teamColumn: 'org_id' },
 ];
 
 /** Deletes everything kept for the workspace; returns the rows deleted per table. */

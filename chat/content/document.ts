@@ -27,7 +27,37 @@ export type Action =
   /** Deliver an invoice's PDF to the person privately. */
   | { readonly kind: 'pdf'; readonly invoice: PdfRef }
   /** Ask again with a choice made (a customer picked from several): `command` is the command to answer. */
-  | { readonly kind: 'rerun'; readonly label: string; readonly command: string };
+  | { readonly kind: 'rerun'; readonly label: string; readonly command: string }
+  /**
+   * Ask `command` and show its answer in place of this one at once, where this one is shown (a home rebuilt, a
+   * digest paused from it): Teams answers the card's action with the new card, Slack publishes the Home tab again.
+   */
+  | { readonly kind: 'refresh'; readonly label: string; readonly command: string };
+
+export interface ChoiceOption {
+  readonly value: string;
+  readonly label: string;
+}
+
+/**
+ * Options to choose several of, which change the answer: choosing asks `command` followed by the values chosen
+ * (`choiceCommand`), and its answer replaces this one as a `refresh` action's does. Slack applies a choice as it is
+ * made; Teams, whose inputs send nothing by themselves, with a button labelled `apply`.
+ */
+export interface Choice {
+  /** The line beside the menu. */
+  readonly label: Rich;
+  readonly placeholder: string;
+  readonly options: readonly ChoiceOption[];
+  /** The values chosen now. */
+  readonly chosen: readonly string[];
+  readonly command: string;
+  readonly apply: string;
+}
+
+/** The command a choice asks with the values chosen (none: the command alone). */
+export const choiceCommand = (command: string, values: readonly string[]): string =>
+  values.length ? `${command} ${values.join(', ')}` : command;
 
 export interface Field {
   readonly label: string;
@@ -52,12 +82,24 @@ export type Part =
    * them in a table (Slack). A platform may leave the lines out where the table shows all they say (a Teams card over
    * its size).
    */
-  | { readonly kind: 'table'; readonly table: Table; readonly lines: readonly Part[] };
+  | { readonly kind: 'table'; readonly table: Table; readonly lines: readonly Part[] }
+  | { readonly kind: 'choice'; readonly choice: Choice };
+
+/**
+ * An answer that keeps itself current where it stays on screen: a platform that can (Teams' Universal Actions) asks
+ * `command` again whenever one of `userIds` views it, and shows them its answer instead; everyone else sees it as
+ * it was built.
+ */
+export interface Live {
+  readonly command: string;
+  readonly userIds: readonly string[];
+}
 
 export interface Content {
   /** The answer in a sentence or two: notifications, screen readers, a card's summary. */
   readonly summary: Rich;
   readonly parts: readonly Part[];
+  readonly live?: Live | undefined;
 }
 
 export const title = (text: string): Part => ({ kind: 'title', text });
@@ -71,3 +113,4 @@ export const divider = (): Part => ({ kind: 'divider' });
 export const actions = (items: readonly Action[]): Part => ({ kind: 'actions', actions: items });
 export const chart = (c: Chart): Part => ({ kind: 'chart', chart: c });
 export const table = (t: Table, lines: readonly Part[]): Part => ({ kind: 'table', table: t, lines });
+export const choice = (c: Choice): Part => ({ kind: 'choice', choice: c });

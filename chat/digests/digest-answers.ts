@@ -99,7 +99,12 @@ function admins(ctx: DigestCommandContext): string[] {
 const channelOfSub = (s: Subscription) => channel(s.channelId, s.channelName);
 
 /** A subscription as its kind describes it; one of a kind this service does not know is named by its stored kind. */
-function describe(kinds: DigestKinds, s: Subscription, customerNames?: Map<string, string>, keyGone = false): Rich {
+export function describeSubscription(
+  kinds: DigestKinds,
+  s: Subscription,
+  customerNames?: Map<string, string>,
+  keyGone = false,
+): Rich {
   const who = s.customerIds.length
     ? s.customerIds.map((id) => line(customerNames?.get(id) ?? id)).join(', ')
     : 'all customers';
@@ -191,12 +196,14 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
           now,
           first,
         );
-        return reply(['Subscribed: '], describe(kinds, created, names), [`.\nNext runs: ${nextThree(created, now)}.`]);
+        return reply(['Subscribed: '], describeSubscription(kinds, created, names), [
+          `.\nNext runs: ${nextThree(created, now)}.`,
+        ]);
       }
       case 'list': {
         const subs = await ctx.store.listSubscriptions({ platform: ctx.platform, orgId: ctx.orgId ?? undefined });
         if (!subs.length) return reply(['No digest subscriptions yet. '], usage(kinds));
-        const lines = subs.map((s): Rich => ['• ', ...describe(kinds, s, undefined, !keyKnown(ctx, s))]);
+        const lines = subs.map((s): Rich => ['• ', ...describeSubscription(kinds, s, undefined, !keyKnown(ctx, s))]);
         const parts = listedLines(r`${b('Digest subscriptions')} (${String(subs.length)})`, lines, 'subscriptions');
         return { summary: [`${subs.length} digest subscriptions: ${subs.map((s) => s.id).join(', ')}`], parts };
       }
@@ -217,7 +224,7 @@ export async function runDigestCommand(args: string | readonly string[], ctx: Di
         const problem = await ctx.channels.canPost(found.channelId);
         if (problem) return reply(problem);
         const s = await ctx.store.setStatus(found.id, 'active', now, nextRuns(found, now, 1)[0] ?? null);
-        return reply(['Resumed '], describe(kinds, s!), [`.\nNext runs: ${nextThree(s!, now)}.`]);
+        return reply(['Resumed '], describeSubscription(kinds, s!), [`.\nNext runs: ${nextThree(s!, now)}.`]);
       }
       case 'preview': {
         // `preview <id>` previews that subscription; `preview` or `preview <kind>` this channel's default one.

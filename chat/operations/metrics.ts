@@ -16,8 +16,8 @@ import type { DigestObserver } from '../digests/engine.ts';
  */
 export type Platform = 'slack' | 'teams' | 'excel_relay' | 'odata' | 'console' | 'digests';
 
-/** A button: share an answer, choose a customer, an invoice PDF. */
-export type ActionName = 'share' | 'choose_customer' | 'pdf';
+/** A button: share an answer, choose a customer, an invoice PDF, an answer asked again in its place (the home's). */
+export type ActionName = 'share' | 'choose_customer' | 'pdf' | 'refresh';
 
 /** Why a subscription stopped: the Linen key refused or gone, the app removed, the unsure post not sent again. */
 const OWN_STOP_REASONS = new Set(['linen_auth', 'linen_key_missing', 'uninstalled']);
@@ -73,7 +73,7 @@ export class ChatMetrics extends ServiceMetrics<Platform> {
     });
     this.#actions = new Counter({
       name: 'linen_actions_total',
-      help: 'Buttons answered (share, choose_customer, pdf), by outcome.',
+      help: 'Buttons answered (share, choose_customer, pdf, refresh), by outcome.',
       labelNames: ['platform', 'action', 'outcome'],
       registers,
     });

@@ -20,6 +20,7 @@ import { code, r } from '../../chat/content/rich.ts';
 import type { DigestChannels } from '../../chat/digests/digest-answers.ts';
 import type { DigestStore } from '../../chat/digests/index.ts';
 import { digestStoreOver } from '../../chat/digests/storage/index.ts';
+import { FollowStore } from '../../chat/home/follows.ts';
 import { LinenService } from '../../chat/linen.ts';
 import type { Sandbox } from '../../sandbox/index.ts';
 import { today as dayIn, isIsoDay, isValidTimeZone } from '../../shared/dates.ts';
@@ -178,7 +179,11 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
       deliveryAsked = true;
     },
   };
-  const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, teamId: null };
+  // The person at the terminal is alone with Linen, as in a direct message (their home is shown there).
+  const caller = { userId: CONSOLE_USER, channelId: CONSOLE_CHANNEL, privateChat: true, platform: digests.platform };
+  // What the person follows on their home, in the same store (opened on first use too).
+  let follows: Promise<FollowStore> | undefined;
+  const home = { follows: () => (follows ??= openStores().then((s) => new FollowStore(s.database))) };
   // The commands of the platform whose answers are shown: help lists them, and the others are unknown here.
   const commands = COMMAND_REGISTRY.forPlatform(digests.platform);
   const surface = teams ? TEAMS_SURFACE : SLACK_SURFACE;
@@ -206,7 +211,7 @@ export async function runConsole(options: ConsoleOptions): Promise<number> {
     if (isSandboxCommand(text)) return changeSandbox(text);
     const m = await answerText(
       text,
-      { linen, logger, now, digests, alerts, caller, surface, commands },
+      { linen, logger, now, digests, alerts, caller, surface, commands, home },
       { share: !teams },
     );
     print(render(m.content));

@@ -372,7 +372,7 @@ export {
 } from './invoices.ts';
 export { computePoStatus, type PoStatus } from './purchase-orders.ts';
 export { computeRewashRate, type RewashRate } from './rewash-rate.ts';
-export { computeShort, unitsOfPlace } from './short.ts';
+export { computeShort, serves, unitsOfPlace } from './short.ts';
 export { signalsOfKind } from './signals.ts';
 export { type CustomerTicket, newestFirst, OPEN_TICKET_STATUSES, tagTickets } from './tickets.ts';
 export type { ArReport, FillRateReport, SignalGroup };

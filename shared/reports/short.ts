@@ -116,7 +116,7 @@ function pickOne<T extends { id: string; name: string }>(rows: readonly T[], typ
 }
 
 /** Whether a unit serves a department: the same cost center, or one name containing the other. */
-function serves(unit: Unit, dept: Department): boolean {
+export function serves(unit: Unit, dept: Department): boolean {
   if (dept.cost_center_code !== null && unit.cost_center === dept.cost_center_code) return true;
   const u = normalizeName(unit.name);
   const d = normalizeName(dept.name);

@@ -22,6 +22,21 @@ export interface Button {
   style?: 'primary' | 'danger';
 }
 
+/** An option of a select menu: its text (75 characters at the most) and its value (150). */
+export interface Option {
+  text: PlainText;
+  value: string;
+}
+
+/** https://docs.slack.dev/reference/block-kit/block-elements/multi-select-menu-element (static options). */
+export interface MultiStaticSelect {
+  type: 'multi_static_select';
+  action_id: string;
+  placeholder: PlainText;
+  options: Option[];
+  initial_options?: Option[];
+}
+
 export interface HeaderBlock {
   type: 'header';
   text: PlainText;
@@ -31,7 +46,7 @@ export interface SectionBlock {
   type: 'section';
   text?: Mrkdwn;
   fields?: Mrkdwn[];
-  accessory?: Button;
+  accessory?: Button | MultiStaticSelect;
 }
 
 export interface ContextBlock {
@@ -112,6 +127,15 @@ export interface Message {
   blocks: Block[];
 }
 
+/** https://docs.slack.dev/reference/views/home-tab-views: what `views.publish` shows on a person's Home tab. */
+export interface HomeView {
+  type: 'home';
+  callback_id: string;
+  /** Given back with every click on the view (3,000 characters at the most). */
+  private_metadata: string;
+  blocks: Block[];
+}
+
 /** Plain-text limits applied where the text is set (the limiter re-checks everything anyway). */
 const cut = (text: string, max: number) => {
   const chars = [...text];
@@ -123,7 +147,7 @@ export const header = (text: string): HeaderBlock => ({
   text: { type: 'plain_text', text: cut(text, 150), emoji: true },
 });
 
-export const section = (mrkdwn: string, accessory?: Button): SectionBlock =>
+export const section = (mrkdwn: string, accessory?: Button | MultiStaticSelect): SectionBlock =>
   accessory
     ? { type: 'section', text: { type: 'mrkdwn', text: mrkdwn }, accessory }
     : { type: 'section', text: { type: 'mrkdwn', text: mrkdwn } };
@@ -150,6 +174,27 @@ export const button = (text: string, actionId: string, value?: string, style?: B
   if (value !== undefined) b.value = value;
   if (style) b.style = style;
   return b;
+};
+
+/** A menu to choose several options of, those chosen now marked. */
+export const multiSelect = (
+  actionId: string,
+  placeholder: string,
+  options: readonly { text: string; value: string }[],
+  chosen: readonly string[],
+): MultiStaticSelect => {
+  const all: Option[] = options.map((o) => ({
+    text: { type: 'plain_text', text: cut(o.text, 75), emoji: true },
+    value: o.value,
+  }));
+  const initial = all.filter((o) => chosen.includes(o.value));
+  return {
+    type: 'multi_static_select',
+    action_id: actionId,
+    placeholder: { type: 'plain_text', text: cut(placeholder, 150), emoji: true },
+    options: all,
+    ...(initial.length ? { initial_options: initial } : {}),
+  };
 };
 
 export const actions = (elements: Button[], blockId?: string): ActionsBlock =>

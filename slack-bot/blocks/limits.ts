@@ -4,10 +4,20 @@
  * thing ("…and 12 more invoices"); `fitMessage` is the safety net every message passes through before it is sent.
  */
 import { moreLine } from '../../chat/content/format.ts';
-import { type Block, type Button, context, type Message, type Mrkdwn, type PlainText } from './kit.ts';
+import {
+  type Block,
+  type Button,
+  context,
+  type Message,
+  type Mrkdwn,
+  type MultiStaticSelect,
+  type PlainText,
+} from './kit.ts';
 
 export const LIMITS = {
   blocks: 50,
+  /** A Home tab (and a modal) holds twice a message's blocks. */
+  homeBlocks: 100,
   sectionText: 3000,
   fields: 10,
   fieldText: 2000,
@@ -17,6 +27,11 @@ export const LIMITS = {
   actionsElements: 25,
   buttonText: 75,
   buttonValue: 2000,
+  /** A select menu's options, its placeholder, an option's text and value. */
+  selectOptions: 100,
+  placeholder: 150,
+  optionText: 75,
+  optionValue: 150,
   actionId: 255,
   blockId: 255,
   /** Slack truncates longer `text`; keep the fallback short and readable. */
@@ -53,6 +68,23 @@ function fitButton(b: Button): Button {
   return out;
 }
 
+/** The options Slack takes (at most 100, values of at most 150 characters), the chosen ones among them. */
+function fitSelect(m: MultiStaticSelect): MultiStaticSelect {
+  const options = m.options
+    .filter((o) => o.value.length <= LIMITS.optionValue)
+    .slice(0, LIMITS.selectOptions)
+    .map((o) => ({ ...o, text: fitPlain(o.text, LIMITS.optionText) }));
+  const initial = (m.initial_options ?? []).flatMap((i) => options.filter((o) => o.value === i.value));
+  const { initial_options: _left, ...rest } = m;
+  return {
+    ...rest,
+    action_id: m.action_id.slice(0, LIMITS.actionId),
+    placeholder: fitPlain(m.placeholder, LIMITS.placeholder),
+    options,
+    ...(initial.length ? { initial_options: initial } : {}),
+  };
+}
+
 function fitBlock(block: Block): Block {
   switch (block.type) {
     case 'header':
@@ -68,7 +100,8 @@ function fitBlock(block: Block): Block {
         }
         out.fields = fs;
       }
-      if (block.accessory) out.accessory = fitButton(block.accessory);
+      if (block.accessory?.type === 'button') out.accessory = fitButton(block.accessory);
+      else if (block.accessory) out.accessory = fitSelect(block.accessory);
       return out;
     }
     case 'context':
@@ -87,13 +120,16 @@ function fitBlock(block: Block): Block {
   }
 }
 
-/** The message within every limit: strings cut, fields and elements capped, at most 50 blocks. */
-export function fitMessage(message: Message): Message {
+/**
+ * The message within every limit: strings cut, fields and elements capped, at most 50 blocks (`maxBlocks`: a Home
+ * tab's 100).
+ */
+export function fitMessage(message: Message, maxBlocks: number = LIMITS.blocks): Message {
   let blocks = message.blocks.map(fitBlock);
-  if (blocks.length > LIMITS.blocks) {
+  if (blocks.length > maxBlocks) {
     // Keep a trailing actions block (the share button) and say how much was left out.
     const tail = blocks[blocks.length - 1]?.type === 'actions' ? blocks.slice(-1) : [];
-    const room = LIMITS.blocks - tail.length - 1;
+    const room = maxBlocks - tail.length - 1;
     const dropped = blocks.length - tail.length - room;
     blocks = [
       ...blocks.slice(0, room),

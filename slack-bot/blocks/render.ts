@@ -17,7 +17,7 @@
  * 7. the message past 50 blocks keeps its first blocks and says how many were left out (`fitMessage`).
  */
 import { chartNumbers, fitChart, isDrawable, NO_CHART_LIMITS } from '../../chat/content/chart.ts';
-import type { Action, Content, Part } from '../../chat/content/document.ts';
+import type { Action, Choice, Content, Part } from '../../chat/content/document.ts';
 import { chunkLines } from '../../chat/content/limits.ts';
 import { type Icon, type Rich, rich, type Span } from '../../chat/content/rich.ts';
 import { moreRowsLine, type Table } from '../../chat/content/table.ts';
@@ -32,6 +32,7 @@ import {
   fields,
   header,
   type Message,
+  multiSelect,
   section,
 } from './kit.ts';
 import { fitMessage, LIMITS, truncate } from './limits.ts';
@@ -48,6 +49,10 @@ export const ACTION = {
   share: 'linen_share',
   pdf: 'linen_pdf',
   rerun: 'linen_rerun',
+  /** An answer asked again in its place (the home's buttons): `linen_refresh:<n>`, the command in its value. */
+  refresh: 'linen_refresh',
+  /** A choice's menu: `linen_menu:<command>`, the values chosen appended to the command. */
+  menu: 'linen_menu',
 } as const;
 
 const SLACK_ID = /^[A-Z0-9]+$/;
@@ -132,12 +137,26 @@ class MessageState {
         return button('PDF', `${ACTION.pdf}:${n}`, JSON.stringify(a.invoice));
       case 'rerun':
         return button(plain(a.label), `${ACTION.rerun}:${n}`, a.command);
+      case 'refresh':
+        return button(plain(a.label), `${ACTION.refresh}:${n}`, a.command);
     }
   }
 }
 
-/** The block_id of a row of buttons: the share footer and the customer choices are found by it. */
-const blockIdOf = (as: readonly Action[]) => (as.every((a) => a.kind === 'share') ? 'linen_footer' : 'linen_choose');
+/** A choice as a menu beside its label (a label alone where there is nothing to choose from). */
+function choiceBlock(c: Choice): Block {
+  if (c.options.length === 0) return section(mrkdwn(c.label));
+  const options = c.options.map((o) => ({ text: plain(o.label), value: o.value }));
+  return section(mrkdwn(c.label), multiSelect(`${ACTION.menu}:${c.command}`, c.placeholder, options, c.chosen));
+}
+
+/** The block_id of a row of buttons: the share footer and the customer choices are found by it (others have none). */
+const blockIdOf = (as: readonly Action[]) =>
+  as.every((a) => a.kind === 'share')
+    ? 'linen_footer'
+    : as.some((a) => a.kind === 'rerun')
+      ? 'linen_choose'
+      : undefined;
 
 /** A chart within Slack's limits and its numbers (a third chart of a message: its numbers alone). */
 function chartBlocks(part: Extract<Part, { kind: 'chart' }>, state: MessageState): Block[] {
@@ -198,6 +217,8 @@ function blocksOf(part: Part, state: MessageState): Block[] {
       return chartBlocks(part, state);
     case 'table':
       return tableBlocks(part, state);
+    case 'choice':
+      return [choiceBlock(part.choice)];
   }
 }
 

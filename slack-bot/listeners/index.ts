@@ -6,6 +6,7 @@ import type { ChatMetrics } from '../../chat/operations/metrics.ts';
 import type { SlackClient } from '../digests/delivery.ts';
 import actions from './actions/index.ts';
 import commands from './commands/index.ts';
+import events from './events/index.ts';
 import ignored from './ignored/index.ts';
 import views from './views/index.ts';
 
@@ -22,9 +23,9 @@ export type BotDeps = PlaceDeps & {
   metrics?: Pick<ChatMetrics, 'command' | 'action'> | undefined;
 };
 
+/** The kinds, in the order their listeners are registered: payloads the bot never asked for are let go first. */
+const KINDS = [ignored, commands, actions, events, views];
+
 export function registerListeners(app: App, deps: BotDeps): void {
-  ignored.register(app, deps);
-  commands.register(app, deps);
-  actions.register(app, deps);
-  views.register(app, deps);
+  for (const kind of KINDS) kind.register(app, deps);
 }

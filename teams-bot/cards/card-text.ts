@@ -1,7 +1,8 @@
 /**
  * An Adaptive Card as plain terminal text, for the console's Teams view (`npm start -- --teams`): what a person sees
  * in Teams, read from the card itself. The first bold run of the card is its title, underlined; label-and-value
- * columns become `label: value` lines; subtle text is indented; separators are rules; buttons are listed; a chart is
+ * columns become `label: value` lines; subtle text is indented; separators are rules; buttons are listed, and a
+ * menu with the options chosen in it; a chart is
  * drawn with its numbers (under the first line of the numbers written after it, which are then not repeated); a
  * table is aligned columns.
  */
@@ -110,6 +111,17 @@ function elementText(el: Node): string[] {
     case 'ActionSet':
       out.push(actionsText((el.actions as Node[] | undefined) ?? []));
       break;
+    case 'Input.ChoiceSet': {
+      // The options chosen now, or what the list says when none is.
+      const chosen = String(el.value ?? '')
+        .split(',')
+        .filter(Boolean);
+      const titles = nodes(el.choices)
+        .filter((c) => chosen.includes(String(c.value)))
+        .map((c) => String(c.title));
+      out.push(`  [menu: ${titles.length ? titles.join(', ') : String(el.placeholder ?? '')}]`);
+      break;
+    }
     case 'Table':
       out.push(...tableText(el));
       break;

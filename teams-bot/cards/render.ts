@@ -18,7 +18,7 @@
  */
 import type { IAdaptiveCard, IExecuteAction, IRichTextBlock, ITextRun } from '@microsoft/teams.cards';
 import { chartNumbers, fitChart, isDrawable } from '../../chat/content/chart.ts';
-import type { Action, Content, Part } from '../../chat/content/document.ts';
+import type { Action, Choice, Content, Part } from '../../chat/content/document.ts';
 import type { Icon, Inline, Rich } from '../../chat/content/rich.ts';
 import { moreRowsLine } from '../../chat/content/table.ts';
 import { chartElement, TEAMS_CHART_LIMITS } from './charts.ts';
@@ -27,8 +27,11 @@ import { tableElement } from './tables.ts';
 /** Card JSON above this is refused by Teams (28 KB for a bot message); a margin keeps the activity's own fields. */
 export const CARD_BYTES = 26 * 1024;
 
-/** The verbs of the card's buttons, which `card.action` routes on. */
-export const VERB = { rerun: 'linen_rerun', pdf: 'linen_pdf' } as const;
+/**
+ * The verbs of the card's buttons, which `card.action` routes on: `refresh` asks its command again and answers the
+ * action with the new card (Universal Actions), as the card's own `refresh` does.
+ */
+export const VERB = { rerun: 'linen_rerun', pdf: 'linen_pdf', refresh: 'linen_refresh' } as const;
 
 const EMOJI: Record<Icon, string> = {
   warning: '⚠️',
@@ -122,15 +125,43 @@ function paragraph(text: Rich, style: Style = {}): IRichTextBlock[] {
   );
 }
 
+const asksAgain = (title: string, verb: string, data: Record<string, unknown>): IExecuteAction => ({
+  type: 'Action.Execute',
+  title: title.replace(CONTROL, '').slice(0, 80),
+  verb,
+  data: { linen: verb, ...data },
+});
+
 function button(a: Exclude<Action, { kind: 'share' }>): IExecuteAction {
   if (a.kind === 'pdf')
     return { type: 'Action.Execute', title: 'PDF', verb: VERB.pdf, data: { linen: VERB.pdf, invoice: a.invoice } };
-  return {
-    type: 'Action.Execute',
-    title: a.label.replace(CONTROL, '').slice(0, 80),
-    verb: VERB.rerun,
-    data: { linen: VERB.rerun, command: a.command },
-  };
+  return asksAgain(a.label, a.kind === 'refresh' ? VERB.refresh : VERB.rerun, { command: a.command });
+}
+
+/** The id prefix of a choice's input: the card's action names the input its values are read from. */
+export const CHOICE_ID = 'linen_choice';
+
+/**
+ * A choice as its label, a multi-select list and the button that applies it: an input sends nothing by itself, and
+ * the button names the input its command takes the values of. The list is `compact` (a drop-down with a box an
+ * option): the `filtered` style, which types to filter, does not take several choices in every client.
+ */
+function choiceElements(c: Choice, state: CardState): Element[] {
+  if (c.options.length === 0) return paragraph(c.label);
+  const id = `${CHOICE_ID}_${state.choices++}`;
+  return [
+    ...paragraph(c.label),
+    {
+      type: 'Input.ChoiceSet',
+      id,
+      isMultiSelect: true,
+      style: 'compact',
+      placeholder: c.placeholder,
+      choices: c.options.map((o) => ({ title: o.label.replace(CONTROL, ''), value: o.value })),
+      value: c.chosen.join(','),
+    },
+    { type: 'ActionSet', actions: [asksAgain(c.apply, VERB.refresh, { command: c.command, input: id })] },
+  ];
 }
 
 /** Actions that mean something in Teams: "Share in channel" is the message extension's there, not a button. */
@@ -146,6 +177,7 @@ export const CHART_NUMBERS_ID = 'linen_chart_numbers';
  */
 interface CardState {
   charts: number;
+  choices: number;
   readonly tableLines: boolean;
   readonly tableRows: number;
 }
@@ -237,6 +269,8 @@ function elementsOf(part: Part, state: CardState): Element[] {
       return chartElements(part, state);
     case 'table':
       return tableElements(part, state);
+    case 'choice':
+      return choiceElements(part.choice, state);
   }
 }
 
@@ -245,7 +279,7 @@ const bytesOf = (card: IAdaptiveCard) => Buffer.byteLength(JSON.stringify(card),
 /** The answer as an Adaptive Card within Teams' size limit. */
 export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): IAdaptiveCard {
   const render = (tableLines: boolean, tableRows: number) => {
-    const state: CardState = { charts: 0, tableLines, tableRows };
+    const state: CardState = { charts: 0, choices: 0, tableLines, tableRows };
     return content.parts.map((p) => elementsOf(p, state));
   };
   const build = (groups: Element[][], kept: number) => {
@@ -262,6 +296,16 @@ export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): IAdapti
       version: '1.5',
       body,
       fallbackText: plainSummary(content),
+      // Universal Actions: Teams asks the command again when one of these people views the card; the others see it
+      // as it was built (with its "as of" time).
+      ...(content.live
+        ? {
+            refresh: {
+              action: asksAgain('Refresh', VERB.refresh, { command: content.live.command }),
+              userIds: [...content.live.userIds],
+            },
+          }
+        : {}),
     };
     return card;
   };

@@ -14,6 +14,12 @@ import { teamsDigestChannels } from '../digests/channels.ts';
 import { type TeamsPlace, teamsRequest } from '../place.ts';
 import type { TeamsDeps } from './index.ts';
 
+/**
+ * How long an invoke waits for its answer: Teams gives up on one (a message extension's query, a card's action) after
+ * about five seconds, and then shows its own error instead of the answer.
+ */
+export const INVOKE_DEADLINE_MS = 4_500;
+
 export function placeDeps(deps: TeamsDeps): PlaceDeps {
   return {
     ...deps.place,

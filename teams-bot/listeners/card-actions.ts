@@ -1,9 +1,11 @@
 /**
  * The cards' buttons (`Action.Execute`, invoke `adaptiveCard/action`): a customer chosen among several (the command
- * asked again, its answer replacing the choices), an invoice's PDF (delivered in the person's 1:1 chat), and the
+ * asked again, its answer replacing the choices), an invoice's PDF (delivered in the person's 1:1 chat), the
  * connect form's submission (the key checked and saved, the form replaced by what the key can see, or shown again
- * with one sentence on the field at fault). Teams waits for the invoke's answer, so slow work answers "on its way"
- * at once and posts its result after.
+ * with one sentence on the field at fault), and the home's refresh (Universal Actions: the card's own `refresh` when
+ * the person views it, its Refresh button, a follow chosen, a digest or alert paused or removed), answered with the
+ * current card itself. Teams waits for the invoke's answer, so slow work answers "on its way" at once and posts its
+ * result after, and a home not built within Teams' wait is answered as being built.
  */
 import type {
   AdaptiveCardActionCardResponse,
@@ -14,20 +16,24 @@ import type {
 import type { App } from '@microsoft/teams.apps';
 import type { IAdaptiveCard } from '@microsoft/teams.cards';
 import { failureFields } from '../../base/logging/log-fields.ts';
+import { answerInTime, INTERACTIVE_DEADLINES } from '../../chat/answers/answer-in-time.ts';
 import { describeError, friendlyError } from '../../chat/answers/friendly-errors.ts';
 import { type AnswerOutcome, outcomeOfError } from '../../chat/answers/outcome.ts';
 import { answerButton, contextFor } from '../../chat/connections/answer-in-place.ts';
 import { connectKey } from '../../chat/connections/connect-key.ts';
 import { EVERYWHERE } from '../../chat/connections/connection.ts';
+import { choiceCommand } from '../../chat/content/document.ts';
+import { answerHome, loadingHome } from '../../chat/home/answer-home.ts';
+import { HOME_COMMANDS } from '../../chat/home/home-words.ts';
 import type { ActionName } from '../../chat/operations/metrics.ts';
 import { parsePdfRef } from '../../chat/views/balance.ts';
 import { errorView } from '../../chat/views/common.ts';
 import { ADMINS_ONLY } from '../admins.ts';
-import { VERB } from '../cards/render.ts';
+import { toAdaptiveCard, VERB } from '../cards/render.ts';
 import { CONNECT_VERB, connectedCard, connectForm, INPUT } from '../connect-form.ts';
 import { offerPdf } from '../pdf.ts';
 import { placeOf, type TeamsPlace } from '../place.ts';
-import { afterAcknowledging, placeDeps, post, replace, requestFor } from './answering.ts';
+import { afterAcknowledging, INVOKE_DEADLINE_MS, placeDeps, post, replace, requestFor } from './answering.ts';
 import type { TeamsDeps } from './index.ts';
 
 const message = (text: string): AdaptiveCardActionMessageResponse => ({
@@ -140,6 +146,33 @@ async function pdf(
   }
 }
 
+/** A refresh's command, with the values of the input a choice's button names (a multi-select sends `a,b,c`). */
+function refreshCommand(data: Record<string, unknown>): string {
+  const command = str(data.command) ?? HOME_COMMANDS.show;
+  const input = str(data.input);
+  if (!input) return command;
+  const values = (str(data[input]) ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return choiceCommand(command, values);
+}
+
+/** The current card, as the answer to the invoke itself, within Teams' wait; a card saying it is on its way after. */
+async function refresh(
+  activity: IAdaptiveCardActionInvokeActivity,
+  place: TeamsPlace,
+  deps: TeamsDeps,
+  counted: Count,
+): Promise<AdaptiveCardActionResponse> {
+  const started = Date.now();
+  const waitMs = Math.min(INVOKE_DEADLINE_MS, (deps.deadlines ?? INTERACTIVE_DEADLINES).deadlineMs);
+  const work = answerHome(refreshCommand(activity.value?.action?.data ?? {}), requestFor(place, deps), placeDeps(deps));
+  const outcome = await answerInTime(work, { deadlines: { interimMs: waitMs, deadlineMs: waitMs } });
+  counted('refresh', started, outcome.inTime ? outcome.value.outcome : 'error');
+  return card(toAdaptiveCard(outcome.inTime ? outcome.value.content : loadingHome(place.person.id)));
+}
+
 type Count = (action: ActionName, started: number, outcome: AnswerOutcome) => void;
 
 export function register(app: App, deps: TeamsDeps): void {
@@ -162,6 +195,8 @@ export function register(app: App, deps: TeamsDeps): void {
       case VERB.pdf:
         afterAcknowledging(deps, 'PDF', pdf(activity, place, deps, counted));
         return message('Sending the PDF to your 1:1 chat with Linen…');
+      case VERB.refresh:
+        return refresh(activity, place, deps, counted);
       default:
         deps.logger.info(`ignored a Teams card action the bot never wrote (${String(activity.value?.action?.verb)})`);
         return message('That button is out of date.');

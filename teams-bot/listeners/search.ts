@@ -13,11 +13,8 @@ import { commandLabelOf } from '../../chat/operations/command-label.ts';
 import { errorView } from '../../chat/views/common.ts';
 import { plainSummary, toAdaptiveCard } from '../cards/render.ts';
 import { commandTextOf, placeOf } from '../place.ts';
-import { placeDeps, requestFor } from './answering.ts';
+import { INVOKE_DEADLINE_MS, placeDeps, requestFor } from './answering.ts';
 import type { TeamsDeps } from './index.ts';
-
-/** Teams shows an error when a message extension answers after about 5 s. */
-export const SEARCH_DEADLINE_MS = 4_500;
 
 /** The answer as the result Teams shows in the compose box: its card, and a title for the list of results. */
 const result = (content: Content): MessagingExtensionResponse => ({
@@ -42,7 +39,7 @@ export function register(app: App, deps: TeamsDeps): void {
     // No share action in the card: inserting it is the sharing.
     const work = answerButton(text || 'help', requestFor(place, deps), placeDeps(deps), { share: false });
     const outcome = await answerInTime(work, {
-      deadlines: { interimMs: SEARCH_DEADLINE_MS, deadlineMs: SEARCH_DEADLINE_MS },
+      deadlines: { interimMs: INVOKE_DEADLINE_MS, deadlineMs: INVOKE_DEADLINE_MS },
     });
     const content = outcome.inTime
       ? outcome.value.content

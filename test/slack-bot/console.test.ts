@@ -52,6 +52,32 @@ describe('console mode', () => {
     expect(r.stdout + r.stderr).not.toContain('lk_live_demo_all_access');
   });
 
+  it('--ask home prints the home as text, as Slack shows it and with --teams as Teams does; a follow is kept', async () => {
+    const env = cleanEnv({ LINEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'linen-home-')) });
+    const slack = await run(TSX, [ENTRY, '--ask', 'home'], env);
+    expect(slack.code).toBe(0);
+    expect(slack.stdout).toMatch(
+      /^Your Linen home\n=+\n {2}As of 2026-11-20 12:00 \(America\/Chicago\) · following every customer\n/,
+    );
+    expect(slack.stdout).toContain('[menu: Every customer]');
+    expect(slack.stdout).toContain('Short today');
+    expect(slack.stdout).toContain('Par met yesterday (2026-11-19)');
+    expect(slack.stdout).toContain('Overdue invoices');
+    expect(slack.stdout).toContain('Buttons: [Refresh]');
+    expect(slack.stdout).not.toMatch(/&amp;|\*Short/);
+
+    const followed = await run(TSX, [ENTRY, '--teams', '--ask', 'home follow Harborview Hotel'], env);
+    expect(followed.code).toBe(0);
+    expect(followed.stdout).toContain('Following Harborview Hotel.');
+    expect(followed.stdout).toContain('[menu: Harborview Hotel]');
+    expect(followed.stdout).toMatch(/^ {2}Buttons: \[Follow these customers\]$/m);
+    expect(followed.stdout).not.toContain('Mercy General Hospital ›');
+    // Kept in the store: the next home follows it (the Teams console's own person, beside Slack's).
+    const teams = await run(TSX, [ENTRY, '--teams', '--ask', 'home'], env);
+    expect(teams.stdout).toContain('following Harborview Hotel');
+    expect(teams.stdout + teams.stderr).not.toContain('lk_live_demo_all_access');
+  });
+
   it('reads /linen lines from stdin, prints a banner, exits cleanly on EOF', async () => {
     const r = await run(
       TSX,

@@ -16,6 +16,7 @@ import { validateMessage } from '../support/slack-blockkit.ts';
 
 const KINDS = new Set([
   'help',
+  'home',
   'balance',
   'signals',
   'ticket',

@@ -11,7 +11,13 @@
  *   `{x, y}` values, `Chart.VerticalBar` and `Chart.HorizontalBar` data as `{x, y}`, `Chart.Pie` and `Chart.Donut`
  *   data as `{legend, value}`; colours and colour sets among the reference's names; every number finite. The bot's
  *   own rules on top: at most nine series a chart (each its own categorical colour, so they stay apart), distinct
- *   legends, a slice above zero, and `fallback: drop` (clients that draw no chart show its numbers).
+ *   legends, a slice above zero, and `fallback: drop` (clients that draw no chart show its numbers);
+ * - Universal Actions (https://learn.microsoft.com/en-us/microsoftteams/platform/task-modules-and-cards/cards/universal-actions-for-adaptive-cards/work-with-universal-actions-for-adaptive-cards):
+ *   a `refresh` is an `Action.Execute` with its verb and the ids of the people it refreshes for (`userIds`, Teams
+ *   user ids, at most 60); a button that names an input (`data.input`) names one on the card;
+ * - `Input.ChoiceSet`: an id, choices with a title and a value each (values distinct), and its value (several
+ *   comma-separated where it is a multi-select) among them; a multi-select is not `filtered` (clients differ on it:
+ *   https://github.com/microsoft/AdaptiveCards/issues/8386).
  */
 import { CARD_BYTES } from '../../teams-bot/cards/render.ts';
 
@@ -84,11 +90,28 @@ export function validateCard(card: any, label = 'card'): string[] {
   const bytes = Buffer.byteLength(JSON.stringify(card), 'utf8');
   if (bytes > CARD_BYTES) p(`${bytes} bytes (max ${CARD_BYTES})`);
   const ids = new Set<string>();
+  const inputsNamed: { id: string; where: string }[] = [];
 
   const checkAction = (a: any, where: string) => {
     if (a?.type !== 'Action.Execute') return p(`${where}: action ${a?.type}`);
     if (typeof a.verb !== 'string' || !a.verb) p(`${where}: no verb`);
     if (typeof a.title !== 'string' || !a.title.trim()) p(`${where}: no title`);
+    if (a.data?.input !== undefined) inputsNamed.push({ id: String(a.data.input), where });
+  };
+
+  const checkChoiceSet = (el: any, where: string) => {
+    if (typeof el.id !== 'string' || !el.id) p(`${where}: an input without an id`);
+    if (!Array.isArray(el.choices) || el.choices.length === 0) return p(`${where}: no choices`);
+    const values = new Set<string>();
+    for (const [k, c] of el.choices.entries()) {
+      if (typeof c?.title !== 'string' || !c.title) p(`${where}.choices[${k}]: no title`);
+      if (typeof c?.value !== 'string' || !c.value) p(`${where}.choices[${k}]: no value`);
+      else if (values.has(c.value)) p(`${where}.choices[${k}]: value ${c.value} repeats`);
+      else values.add(c.value);
+    }
+    if (el.isMultiSelect && el.style === 'filtered') p(`${where}: a filtered multi-select`);
+    const chosen = typeof el.value === 'string' && el.value ? el.value.split(el.isMultiSelect ? ',' : '\u0000') : [];
+    for (const v of chosen) if (!values.has(v)) p(`${where}: value ${v} is not a choice`);
   };
 
   const checkSeries = (el: any, where: string) => {
@@ -197,6 +220,9 @@ export function validateCard(card: any, label = 'card'): string[] {
       case 'Table':
         checkTable(el, where);
         return;
+      case 'Input.ChoiceSet':
+        checkChoiceSet(el, where);
+        return;
       default:
         if (CHARTS.has(el.type)) checkChart(el, where);
     }
@@ -205,7 +231,31 @@ export function validateCard(card: any, label = 'card'): string[] {
   if (!Array.isArray(card.body)) p('no body');
   for (const [k, el] of (card.body ?? []).entries()) checkElement(el, `body[${k}]`);
   for (const [k, a] of (card.actions ?? []).entries()) checkAction(a, `actions[${k}]`);
+  if (card.refresh !== undefined) {
+    checkAction(card.refresh.action, 'refresh.action');
+    const userIds = card.refresh.userIds;
+    if (!Array.isArray(userIds) || userIds.length === 0 || userIds.length > 60)
+      p(`refresh.userIds: ${JSON.stringify(userIds)} (1 to 60 ids)`);
+    else for (const id of userIds) if (typeof id !== 'string' || !id) p(`refresh.userIds: ${JSON.stringify(id)}`);
+  }
+  for (const named of inputsNamed)
+    if (!ids.has(named.id)) p(`${named.where}: names input ${named.id}, not on the card`);
   return problems;
+}
+
+/** Every `Action.Execute` under a node (a card, an activity's attachments), in order: its title, verb and data. */
+export function executeActions(node: unknown): { title: string; verb: string; data: any }[] {
+  const found: { title: string; verb: string; data: any }[] = [];
+  const walk = (n: unknown): void => {
+    if (Array.isArray(n)) for (const x of n) walk(x);
+    else if (n && typeof n === 'object') {
+      const o = n as Record<string, any>;
+      if (o.type === 'Action.Execute') found.push({ title: o.title, verb: o.verb, data: o.data });
+      for (const v of Object.values(o)) walk(v);
+    }
+  };
+  walk(node);
+  return found;
 }
 
 /** The Adaptive Cards an activity carries. */

@@ -1,8 +1,8 @@
 /**
  * A small HTML preview of a Slack message (Block Kit) and of a Teams card (Adaptive Card), drawn from the JSON the
  * bot sends, for screenshots in the docs. It is our own drawing, labelled as such on the page: not Slack's or
- * Microsoft's renderer, only enough of each (headers, text, fields, context, buttons, tables, and charts as SVG) to
- * show what an answer holds. Text from the message is set as text (`textContent`-safe: every string is escaped).
+ * Microsoft's renderer, only enough of each (headers, text, fields, context, buttons, menus, tables, and charts as
+ * SVG) to show what an answer holds: a Slack message or Home tab, a Teams card. Text from the message is set as text (`textContent`-safe: every string is escaped).
  */
 
 const html = (s: unknown) =>
@@ -122,6 +122,8 @@ const STYLE = `
   .mono { font-family: Menlo, Consolas, monospace; }
   .row { display: flex; gap: 12px; align-items: center; }
   .row > div { flex: 1; }
+  .menu { font-size: 13px; border: 1px solid #bbb; border-radius: 4px; padding: 3px 10px; color: #444; white-space: nowrap; }
+  .menu::after { content: " ▾"; color: #888; }
 `;
 
 const page = (title: string, banner: string, body: string) =>
@@ -146,8 +148,8 @@ const mrkdwn = (s: string) =>
     .replace(/\*([^*\n]+)\*/g, '<b>$1</b>')
     .replace(/(^|\s)_([^_\n]+)_/g, '$1<i>$2</i>');
 
-/** A Slack message as our preview draws it. */
-export function slackPreview(message: { blocks: any[] }): string {
+/** A Slack message (or, `home`, a Home tab's view) as our preview draws it. */
+export function slackPreview(message: { blocks: any[] }, surface: 'message' | 'home' = 'message'): string {
   const out = message.blocks.map((b) => {
     switch (b.type) {
       case 'header':
@@ -157,8 +159,15 @@ export function slackPreview(message: { blocks: any[] }): string {
         const fields = b.fields
           ? `<div class="fields">${b.fields.map((f: any) => `<div>${mrkdwn(f.text).replace(/\n/g, '<br>')}</div>`).join('')}</div>`
           : '';
-        const button = b.accessory ? `<button>${html(b.accessory.text.text)}</button>` : '';
-        return button ? `<div class="row"><div>${text}${fields}</div>${button}</div>` : text + fields;
+        const a = b.accessory;
+        // A menu shows the options chosen in it, or its placeholder.
+        const chosen = (a?.initial_options ?? []).map((o: any) => o.text.text).join(', ');
+        const aside = !a
+          ? ''
+          : a.type === 'button'
+            ? `<button>${html(a.text.text)}</button>`
+            : `<span class="menu" data-options="${a.options.length}">${html(chosen || a.placeholder.text)}</span>`;
+        return aside ? `<div class="row"><div>${text}${fields}</div>${aside}</div>` : text + fields;
       }
       case 'context':
         return `<div class="context">${b.elements.map((e: any) => mrkdwn(e.text)).join(' ')}</div>`;
@@ -194,11 +203,17 @@ export function slackPreview(message: { blocks: any[] }): string {
         return '';
     }
   });
-  return page(
-    'Slack answer (preview)',
-    "Preview drawn by linen-connect's tests from the message's Block Kit JSON — not Slack's own renderer.",
-    out.join(''),
-  );
+  return surface === 'home'
+    ? page(
+        'Slack Home tab (preview)',
+        "Preview drawn by linen-connect's tests from the Home tab's Block Kit JSON — not Slack's own renderer.",
+        out.join(''),
+      )
+    : page(
+        'Slack answer (preview)',
+        "Preview drawn by linen-connect's tests from the message's Block Kit JSON — not Slack's own renderer.",
+        out.join(''),
+      );
 }
 
 /** A Teams card as our preview draws it. */
@@ -225,6 +240,13 @@ export function teamsPreview(card: { body: any[] }): string {
         return `<div class="row">${el.columns.map((c: any) => `<div style="flex:${c.width === 'auto' ? '0 0 auto' : 1}">${c.items.map(element).join('')}</div>`).join('')}</div>`;
       case 'ActionSet':
         return `<div>${el.actions.map((a: any) => `<button>${html(a.title)}</button>`).join('')}</div>`;
+      case 'Input.ChoiceSet': {
+        const chosen = String(el.value ?? '')
+          .split(',')
+          .filter(Boolean);
+        const titles = el.choices.filter((c: any) => chosen.includes(c.value)).map((c: any) => c.title);
+        return `<div style="margin:4px 0"><span class="menu" data-options="${el.choices.length}">${html(titles.join(', ') || el.placeholder)}</span></div>`;
+      }
       case 'Table': {
         const aligns = el.columns.map((c: any) => (c.horizontalCellContentAlignment ?? 'Left').toLowerCase());
         const [head, ...rows] = el.rows as any[];

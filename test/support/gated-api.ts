@@ -4,6 +4,7 @@
  */
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { createWaiters } from './waiters.ts';
 
 export interface HeldRequest {
@@ -71,5 +72,24 @@ export async function startGatedApi(targetBaseUrl: string): Promise<GatedApi> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A gated API in front of `target()` for each test of a file that asks for one (`const gated = gatedApis(...)`, then
+ * `await gated()` in the test): let through and closed after the test, whatever it left held.
+ */
+export function gatedApis(target: () => string): () => Promise<GatedApi> {
+  const started: GatedApi[] = [];
+  afterEach(async () => {
+    for (const g of started.splice(0)) {
+      g.open();
+      await g.close();
+    }
+  });
+  return async () => {
+    const g = await startGatedApi(target());
+    started.push(g);
+    return g;
   };
 }

@@ -2,7 +2,12 @@
  * A Block Kit validator for every message the bot builds: Slack's limits (50 blocks, 3000-character
  * sections, 10 fields of 2000, 150-character headers, 75-character buttons, 2000-character values), the
  * `text` fallback, unique action ids per block and block ids per message, and no unescaped special mention
- * or link that could come from API text. Charts and tables are held to their references' limits:
+ * or link that could come from API text. A Home tab's view (https://docs.slack.dev/reference/views/home-tab-views) is
+ * held to the same, with 100 blocks instead of 50, no `text`, a `callback_id` of at most 255 characters and a
+ * `private_metadata` of at most 3,000. A section's accessory is a button or a multi-select menu of static options
+ * (https://docs.slack.dev/reference/block-kit/block-elements/multi-select-menu-element): 1 to 100 options of 1 to 75
+ * characters with distinct values of 1 to 150, a placeholder of at most 150, the initial options among the options.
+ * Charts and tables are held to their references' limits:
  * - data visualization (https://docs.slack.dev/reference/block-kit/blocks/data-visualization-block): at most two a
  *   message; a title of 1 to 50 characters; a pie of 1 to 6 segments, each labelled (1 to 20 characters) and above
  *   zero; a line, bar or area chart of 1 to 6 series with distinct names of 1 to 20 characters, 1 to 20 distinct
@@ -21,12 +26,33 @@ const TYPES = new Set(['header', 'section', 'context', 'divider', 'actions', 'da
 
 export function validateMessage(msg: Msg, label = 'message'): string[] {
   const problems: string[] = [];
-  const p = (s: string) => problems.push(`${label}: ${s}`);
-  if (typeof msg.text !== 'string' || msg.text.trim() === '') p('no text fallback');
-  else if (msg.text.length > 3000) p(`text fallback of ${msg.text.length} characters`);
+  if (typeof msg.text !== 'string' || msg.text.trim() === '') problems.push(`${label}: no text fallback`);
+  else if (msg.text.length > 3000) problems.push(`${label}: text fallback of ${msg.text.length} characters`);
   if (msg.blocks === undefined) return problems;
-  if (!Array.isArray(msg.blocks)) return [...problems, `${label}: blocks is not an array`];
-  if (msg.blocks.length > 50) p(`${msg.blocks.length} blocks (max 50)`);
+  return [...problems, ...validateBlocks(msg.blocks, 50, label, typeof msg.text === 'string' ? msg.text : '')];
+}
+
+/** A Home tab's view, as `views.publish` takes it. */
+export function validateView(view: any, label = 'view'): string[] {
+  const problems: string[] = [];
+  const p = (s: string) => problems.push(`${label}: ${s}`);
+  if (view?.type !== 'home') p(`type ${view?.type} (home)`);
+  if (view?.callback_id !== undefined && (typeof view.callback_id !== 'string' || view.callback_id.length > 255))
+    p('bad callback_id');
+  if (
+    view?.private_metadata !== undefined &&
+    (typeof view.private_metadata !== 'string' || view.private_metadata.length > 3000)
+  )
+    p('private_metadata over 3,000 characters');
+  if (!Array.isArray(view?.blocks) || view.blocks.length === 0) return [...problems, `${label}: no blocks`];
+  return [...problems, ...validateBlocks(view.blocks, 100, label, '')];
+}
+
+function validateBlocks(blocks: unknown, maxBlocks: number, label: string, fallback: string): string[] {
+  const problems: string[] = [];
+  const p = (s: string) => problems.push(`${label}: ${s}`);
+  if (!Array.isArray(blocks)) return [`${label}: blocks is not an array`];
+  if (blocks.length > maxBlocks) p(`${blocks.length} blocks (max ${maxBlocks})`);
   const blockIds = new Set<string>();
   const mrkdwns: string[] = [];
   const checkPlain = (t: any, max: number, where: string) => {
@@ -51,6 +77,30 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
     else ids.add(b.action_id);
     if (b.value !== undefined && (typeof b.value !== 'string' || b.value.length > 2000)) p(`${where}: value too long`);
     if (b.style !== undefined && b.style !== 'primary' && b.style !== 'danger') p(`${where}: bad style`);
+  };
+  const checkSelect = (m: any, where: string, ids: Set<string>) => {
+    if (typeof m.action_id !== 'string' || m.action_id.length === 0 || m.action_id.length > 255)
+      p(`${where}: bad action_id`);
+    else if (ids.has(m.action_id)) p(`${where}: duplicate action_id ${m.action_id}`);
+    else ids.add(m.action_id);
+    checkPlain(m.placeholder, 150, `${where}.placeholder`);
+    if (!Array.isArray(m.options) || m.options.length < 1 || m.options.length > 100)
+      return p(`${where}: ${m.options?.length} options (1 to 100)`);
+    const values = new Set<string>();
+    for (const [j, o] of m.options.entries()) {
+      checkPlain(o?.text, 75, `${where}.options[${j}].text`);
+      if (typeof o?.value !== 'string' || o.value.length === 0 || o.value.length > 150)
+        p(`${where}.options[${j}]: value of 1 to 150 characters`);
+      else if (values.has(o.value)) p(`${where}.options[${j}]: value ${o.value} repeats`);
+      else values.add(o.value);
+    }
+    for (const [j, o] of (m.initial_options ?? []).entries())
+      if (!m.options.some((x: any) => x.value === o?.value && x.text?.text === o?.text?.text))
+        p(`${where}.initial_options[${j}]: not one of the options`);
+  };
+  const checkAccessory = (a: any, where: string, ids: Set<string>) => {
+    if (a?.type === 'multi_static_select') checkSelect(a, where, ids);
+    else checkButton(a, where, ids);
   };
   const checkLabel = (t: unknown, max: number, where: string) => {
     if (typeof t !== 'string' || t.length === 0) p(`${where}: not a non-empty string`);
@@ -116,7 +166,7 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
           p(`${where}.column_settings[${j}]: align ${cs.align}`);
     }
   };
-  for (const [i, b] of (msg.blocks as any[]).entries()) {
+  for (const [i, b] of (blocks as any[]).entries()) {
     const where = `blocks[${i}]`;
     if (!b || !TYPES.has(b.type)) {
       p(`${where}: unknown block type ${b?.type}`);
@@ -140,7 +190,7 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
             p(`${where}: ${b.fields?.length} fields (1 to 10)`);
           else for (const [j, f] of b.fields.entries()) checkMrkdwn(f, 2000, `${where}.fields[${j}]`);
         }
-        if (b.accessory !== undefined) checkButton(b.accessory, `${where}.accessory`, ids);
+        if (b.accessory !== undefined) checkAccessory(b.accessory, `${where}.accessory`, ids);
         break;
       case 'context':
         if (!Array.isArray(b.elements) || b.elements.length === 0 || b.elements.length > 10)
@@ -163,7 +213,7 @@ export function validateMessage(msg: Msg, label = 'message'): string[] {
     }
   }
   if (tableChars > 10_000) p(`${tableChars} characters across the table cells (max 10,000)`);
-  for (const t of [...mrkdwns, typeof msg.text === 'string' ? msg.text : '']) {
+  for (const t of [...mrkdwns, fallback]) {
     // The bot writes only user mentions (<@U...>) and channel links (<#C...>) itself; anything else in angle
     // brackets came from data.
     const tokens = t.match(/<[^>]*>/g) ?? [];

@@ -9,6 +9,7 @@
  *   method is unknown, as before);
  * - for connecting a workspace: users.info over `users` (others are user_not_found) and views.open (the opened
  *   views are kept in `views`);
+ * - for the Home tab: views.publish (each published view kept in `published`, with the user it is for);
  * - for "Add to Slack": the authorize page (`/oauth/v2/authorize`), oauth.v2.access and auth.test per issued token
  *   (slack-oauth-fake.ts).
  */
@@ -28,6 +29,12 @@ export interface SinkPost {
   id: string;
   body: Record<string, any>;
   at: number;
+}
+
+export interface PublishedView {
+  userId: string;
+  view: Record<string, any>;
+  authorization: string | undefined;
 }
 
 export interface Upload {
@@ -65,6 +72,15 @@ export interface FakeSlack {
   users: Map<string, { isAdmin?: boolean; isOwner?: boolean; tz?: string }>;
   /** The views views.open opened, in order, with the token that opened each. */
   views: { triggerId: string; view: Record<string, any>; authorization: string | undefined }[];
+  /** The Home tabs views.publish published, in order: for whom, the view, the token that published it. */
+  published: PublishedView[];
+  /** Wait until a Home tab of `userId` was published (from index `since` of `published` on) that `check` accepts. */
+  waitForPublish(
+    userId: string,
+    check?: (view: Record<string, any>) => boolean,
+    timeoutMs?: number,
+    since?: number,
+  ): Promise<PublishedView>;
   /** The URL apps.connections.open answers (a fake Socket Mode endpoint); null: the method is unknown. */
   setSocketModeUrl(url: string | null): void;
   /** The app's OAuth side: workspaces that can install, issued tokens, rotation. */
@@ -97,6 +113,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const channels = new Map<string, { name: string; member: boolean; archived?: boolean }>();
   const users = new Map<string, { isAdmin?: boolean; isOwner?: boolean; tz?: string }>();
   const views: FakeSlack['views'] = [];
+  const published: PublishedView[] = [];
   const { notify, waitFor } = createWaiters();
   let nextSink = 0;
   let nextFile = 0;
@@ -216,6 +233,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             notify();
             return json(res, 200, { ok: true, view: { id: `V0${views.length}`, ...view } });
           }
+          case 'views.publish': {
+            const view = typeof params.view === 'string' ? JSON.parse(params.view) : params.view;
+            published.push({ userId: String(params.user_id), view, authorization: req.headers.authorization });
+            notify();
+            return json(res, 200, { ok: true, view: { id: `VH${published.length}`, ...view } });
+          }
           case 'conversations.history':
             return json(res, 200, { ok: true, messages: [], has_more: false });
           case 'files.getUploadURLExternal': {
@@ -249,6 +272,14 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     channels,
     users,
     views,
+    published,
+    waitForPublish(userId, check = () => true, timeoutMs = 10_000, since = 0) {
+      return waitFor(
+        () => published.slice(since).find((p) => p.userId === userId && check(p.view)),
+        timeoutMs,
+        `a Home tab published for ${userId}`,
+      );
+    },
     responseUrl() {
       const id = `r${++nextSink}`;
       return { id, url: `${origin}/response/${id}` };

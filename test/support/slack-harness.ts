@@ -13,11 +13,25 @@ import { type Sandbox, type SandboxData, startSandbox } from '../../sandbox/inde
 import { loadConfig } from '../../service/config.ts';
 import { type RunningBot, type StartOptions, startBot } from '../../service/start.ts';
 import { migrateServiceDatabase } from '../../service/store.ts';
-import { type AsyncTransport, createLinenClient, type LinenClient, UndiciTransport } from '../../shared/node.ts';
+import {
+  type AsyncTransport,
+  createLinenClient,
+  type LinenClient,
+  SharedAnswers,
+  UndiciTransport,
+} from '../../shared/node.ts';
 import { assertNoLeaks, type Produced, tableRows } from './secret-leaks.ts';
-import { validateMessage } from './slack-blockkit.ts';
+import { validateMessage, validateView } from './slack-blockkit.ts';
 import { type FakeSlack, startFakeSlack } from './slack-fake.ts';
-import { blockActionsBody, commandBody, postSigned, type SignedPost } from './slack-sign.ts';
+import { postEvent } from './slack-install.ts';
+import {
+  blockActionsBody,
+  commandBody,
+  postSigned,
+  type SignedPost,
+  type ViewClick,
+  viewActionsBody,
+} from './slack-sign.ts';
 import { createWaiters } from './waiters.ts';
 
 export const TODAY = '2026-11-20';
@@ -29,19 +43,21 @@ export const BOT_TOKEN = 'xoxb-1111-2222-linentesttoken';
 /** The digest tables whose rows are checked for secrets. */
 export const DIGEST_TABLES = ['digest_subscriptions', 'digest_runs', 'digest_run_shown'] as const;
 
-/** Counts the list/get requests a client really sends, by path. */
+/** Counts the list/get requests a client really sends, by path (and by whole URL, query included). */
 export function countingTransport(inner: AsyncTransport = new UndiciTransport()) {
   const paths: string[] = [];
+  const urls: string[] = [];
   const transport: AsyncTransport = {
     async request(req, opts) {
       paths.push(new URL(req.url).pathname);
+      urls.push(req.url);
       return inner.request(req, opts);
     },
     close: async () => {
       await inner.close?.();
     },
   };
-  return { transport, paths };
+  return { transport, paths, urls };
 }
 
 export interface BotUnderTest {
@@ -51,6 +67,8 @@ export interface BotUnderTest {
   /** Resolves with the first log line (from now on or already written) matching `pattern`. */
   waitForLog(pattern: RegExp, timeoutMs?: number): Promise<string>;
   paths: string[];
+  /** The URLs the bot's Linen client requested, query included, in order. */
+  urls: string[];
   /** Sends `/linen <text>`; returns the HTTP acknowledgement and the response_url id. */
   command(
     text: string,
@@ -72,6 +90,10 @@ export interface BotUnderTest {
     value: string,
     opts?: { blockId?: string; userId?: string; teamId?: string; channelId?: string },
   ): Promise<{ status: number; sink: string }>;
+  /** The person opens Linen's Home tab (`app_home_opened`, tab `home`); the HTTP status of the event's delivery. */
+  openHome(userId: string, opts?: { teamId?: string; channelId?: string }): Promise<number>;
+  /** A click on a Home tab the bot published (a button, or the values chosen in a menu); the HTTP status. */
+  clickHome(click: ViewClick): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -86,9 +108,19 @@ export interface Harness {
       maxRetries?: number;
       /** The Linen client's per-request timeout (default the client's 20 s). */
       requestTimeoutMs?: number;
+      /** The client shares its answers (a registry of this bot's own), as the service's clients do. */
+      sharedAnswers?: boolean;
       start?: Pick<
         StartOptions,
-        'digests' | 'alerts' | 'database' | 'multiWorkspace' | 'drainMs' | 'rateLimit' | 'now' | 'createService'
+        | 'digests'
+        | 'alerts'
+        | 'database'
+        | 'multiWorkspace'
+        | 'drainMs'
+        | 'rateLimit'
+        | 'now'
+        | 'createService'
+        | 'deadlines'
       >;
       /** The bot builds its own Linen clients with its real budgets and clock (no request counting). */
       ownClients?: boolean;
@@ -119,6 +151,11 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
   slack.posts.push = (...items) => {
     for (const p of items) if (!p.body.delete_original) problems.push(...validateMessage(p.body, `response ${p.id}`));
     return origPush(...items);
+  };
+  const origPublish = slack.published.push.bind(slack.published);
+  slack.published.push = (...items) => {
+    for (const p of items) problems.push(...validateView(p.view, `Home tab of ${p.userId}`));
+    return origPublish(...items);
   };
 
   return {
@@ -170,6 +207,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
           pacing: false,
           maxRetries: opts.maxRetries ?? 0,
           ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+          ...(opts.sharedAnswers ? { sharedAnswers: new SharedAnswers() } : {}),
           now: () => NOW,
         });
       }
@@ -188,6 +226,7 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
         waitForLog: (pattern, timeoutMs = 10_000) =>
           logWaiters.waitFor(() => logs.find((l) => pattern.test(l)), timeoutMs, `a log line matching ${pattern}`),
         paths: counting.paths,
+        urls: counting.urls,
         async command(text, o = {}) {
           const sink = slack.responseUrl();
           const r = await postSigned(
@@ -220,6 +259,17 @@ export async function startHarness(options: { data?: SandboxData } = {}): Promis
             blockActionsBody({ actionId, value, responseUrl: sink.url, ...o }),
           );
           return { status: r.status, sink: sink.id };
+        },
+        openHome: (userId, o = {}) =>
+          postEvent(url, SIGNING_SECRET, o.teamId ?? 'T0LINEN', {
+            type: 'app_home_opened',
+            user: userId,
+            channel: o.channelId ?? `D0${userId}`,
+            tab: 'home',
+          }),
+        async clickHome(click) {
+          const r = await postSigned(url, SIGNING_SECRET, viewActionsBody(click));
+          return r.status;
         },
         stop: () => bot.stop(),
       };

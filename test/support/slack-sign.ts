@@ -149,3 +149,63 @@ export function blockActionsBody(c: ButtonClick): string {
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
+
+export interface ViewClick {
+  /** The Home tab's view as the bot published it (its callback_id, private_metadata and blocks). */
+  view: Record<string, any>;
+  userId: string;
+  teamId?: string | undefined;
+  /** A button (its value) or a multi-select menu (the values chosen in it). */
+  action:
+    | { actionId: string; type: 'button'; value: string }
+    | { actionId: string; type: 'multi_static_select'; values: readonly string[] };
+}
+
+/** The form body of a block_actions payload for a click on a Home tab: no channel, and no response_url. */
+export function viewActionsBody(c: ViewClick): string {
+  const teamId = c.teamId ?? 'T0LINEN';
+  const a = c.action;
+  const payload = {
+    type: 'block_actions',
+    user: { id: c.userId, username: 'someone', name: 'someone', team_id: teamId },
+    api_app_id: 'A0LINEN',
+    token: 'deprecated-verification-token',
+    container: { type: 'view', view_id: 'VH0HOME' },
+    trigger_id: '1.2.6',
+    team: { id: teamId, domain: 'linen-test' },
+    enterprise: null,
+    is_enterprise_install: false,
+    view: {
+      id: 'VH0HOME',
+      team_id: teamId,
+      type: 'home',
+      callback_id: c.view.callback_id ?? '',
+      private_metadata: c.view.private_metadata ?? '',
+      blocks: c.view.blocks ?? [],
+      state: { values: {} },
+      hash: '1700000000.home',
+      app_id: 'A0LINEN',
+      app_installed_team_id: teamId,
+      bot_id: 'B0BOT',
+    },
+    actions: [
+      a.type === 'button'
+        ? {
+            action_id: a.actionId,
+            block_id: 'b1',
+            text: { type: 'plain_text', text: 'x', emoji: true },
+            value: a.value,
+            type: 'button',
+            action_ts: '1700000001.000300',
+          }
+        : {
+            action_id: a.actionId,
+            block_id: 'b1',
+            type: 'multi_static_select',
+            selected_options: a.values.map((value) => ({ text: { type: 'plain_text', text: value }, value })),
+            action_ts: '1700000001.000300',
+          },
+    ],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}

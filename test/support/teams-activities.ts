@@ -293,14 +293,24 @@ export function messageExtensionQuery(
   });
 }
 
-/** An `Action.Execute` pressed on a card the bot posted (`replyToId`: that message). */
+/**
+ * An `Action.Execute` pressed on a card the bot posted (`replyToId`: that message), or run by Teams itself when the
+ * card is viewed (`trigger: 'automatic'`: its `refresh`).
+ */
 export function cardAction(
   bot: TeamsBot,
-  o: { user: TeamsUser; place: TeamsPlace; replyToId: string; verb: string; data?: Record<string, unknown> },
+  o: {
+    user: TeamsUser;
+    place: TeamsPlace;
+    replyToId: string;
+    verb: string;
+    data?: Record<string, unknown>;
+    trigger?: 'manual' | 'automatic';
+  },
 ): Activity {
   return invoke(bot, o, 'adaptiveCard/action', {
     action: { type: 'Action.Execute', id: randomUUID(), verb: o.verb, data: o.data ?? {} },
-    trigger: 'manual',
+    trigger: o.trigger ?? 'manual',
   });
 }
 

@@ -5,6 +5,7 @@
  * the bot did not sign for that person is refused; a declined one sends nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeActions } from '../support/adaptive-card.ts';
 import { cardAction, channelMessage, fileConsent, type TeamsPlace } from '../support/teams-activities.ts';
 import { cardText, startTeamsHarness, type TeamsBotUnderTest, type TeamsHarness } from '../support/teams-harness.ts';
 
@@ -18,19 +19,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 /** Every `Action.Execute` of a posted card, in order. */
-function actionsOf(activity: Record<string, any> | undefined): { title: string; verb: string; data: any }[] {
-  const found: { title: string; verb: string; data: any }[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) for (const n of node) walk(n);
-    else if (node && typeof node === 'object') {
-      const o = node as Record<string, any>;
-      if (o.type === 'Action.Execute') found.push({ title: o.title, verb: o.verb, data: o.data });
-      for (const v of Object.values(o)) walk(v);
-    }
-  };
-  walk(activity?.attachments);
-  return found;
-}
+const actionsOf = (activity: Record<string, any> | undefined) => executeActions(activity?.attachments);
 
 const personal = (conversationId: string): TeamsPlace => ({ kind: 'personal', conversationId });
 

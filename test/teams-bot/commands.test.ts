@@ -23,6 +23,7 @@ function commands(): [string, RegExp][] {
   const order = h.sandbox.data.orders[0]!;
   return [
     ['help', /Linen in Microsoft Teams/],
+    ['home', /Your Linen home/],
     ['balance', /Open balance/],
     ['balance Mercy General Hospital', /Open balance: Mercy General Hospital/],
     ['signals shortfall', /Inventory signals: Shortfall/],

@@ -1,31 +1,44 @@
 /**
- * Buttons: "Share in channel" (post the same answer for everyone), "PDF" (deliver an invoice privately)
- * and the customer choices of an ambiguous name (replay the command with the chosen customer).
+ * Buttons: "Share in channel" (post the same answer for everyone), "PDF" (deliver an invoice privately), the
+ * customer choices of an ambiguous name (replay the command with the chosen customer), and the home's buttons and
+ * menus (its command asked again, its answer in place of the Home tab or of the message clicked).
  */
-import type { App, BlockAction, ButtonAction, Middleware, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type {
+  App,
+  BlockAction,
+  ButtonAction,
+  Middleware,
+  MultiStaticSelectAction,
+  RespondFn,
+  SlackActionMiddlewareArgs,
+} from '@slack/bolt';
 import { failureFields } from '../../../base/logging/log-fields.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringContent } from '../../../chat/answers/answer-in-time.ts';
 import { describeError, friendlyError } from '../../../chat/answers/friendly-errors.ts';
 import { type FetchedPdf, fetchInvoicePdf } from '../../../chat/answers/invoice-pdf.ts';
 import { type AnswerOutcome, outcomeOfError } from '../../../chat/answers/outcome.ts';
 import { answerButton, contextFor } from '../../../chat/connections/answer-in-place.ts';
-import type { Content } from '../../../chat/content/document.ts';
-import { note } from '../../../chat/content/document.ts';
+import { type Content, choiceCommand, note } from '../../../chat/content/document.ts';
 import { b, command, icon, r, user } from '../../../chat/content/rich.ts';
+import { answerHome } from '../../../chat/home/answer-home.ts';
+import { HOME_COMMANDS } from '../../../chat/home/home-words.ts';
 import type { ActionName } from '../../../chat/operations/metrics.ts';
 import { parsePdfRef } from '../../../chat/views/balance.ts';
 import { errorView } from '../../../chat/views/common.ts';
+import { homeTabPlace } from '../../blocks/home.ts';
 import { ACTION, toSlackMessage } from '../../blocks/render.ts';
+import { type HomeSlack, publishHome } from '../../home.ts';
 import { uploadPrivately } from '../../pdf.ts';
 import { slackRequest } from '../../place.ts';
 import type { BotDeps } from '../index.ts';
 import { yieldToPendingAcks } from '../pending-acks.ts';
 import { hasResponseUrl } from '../response-url.ts';
 
-const ephemeral = async (respond: RespondFn, deps: BotDeps, content: Content) => {
+/** An answer for the person who clicked, below the message clicked or (`replace`) in place of it. */
+const ephemeral = async (respond: RespondFn, deps: BotDeps, content: Content, replace = false) => {
   const m = toSlackMessage(content);
   try {
-    await respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks });
+    await respond({ response_type: 'ephemeral', replace_original: replace, text: m.text, blocks: m.blocks });
   } catch (err) {
     deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
   }
@@ -58,6 +71,7 @@ export function register(app: App, deps: BotDeps): void {
   const counted = (action: ActionName, started: number, outcome: AnswerOutcome) =>
     deps.metrics?.action(action, outcome, (Date.now() - started) / 1000);
 
+  const replaceWith = (respond: RespondFn, content: Content) => ephemeral(respond, deps, content, true);
   const deadlines = deps.deadlines ?? INTERACTIVE_DEADLINES;
   /** A button's work by the interactive deadline, or undefined (the person was told the API is not answering). */
   const inTime = async <T>(work: Promise<T>, respond: RespondFn, what: string): Promise<T | undefined> => {
@@ -114,18 +128,65 @@ export function register(app: App, deps: BotDeps): void {
       const answer = answerButton(buttonValue(action) || 'help', placeOf(body, client, deps), deps);
       const answered = await inTime(answer, respond, 'customer choice');
       counted('choose_customer', started, answered?.outcome ?? 'error');
-      if (!answered) return;
-      const message = toSlackMessage(answered.content);
-      try {
-        await respond({
-          response_type: 'ephemeral',
-          replace_original: true,
-          text: message.text,
-          blocks: message.blocks,
-        });
-      } catch (err) {
-        deps.logger.warn(`could not answer through response_url: ${(err as Error).message}`);
-      }
+      if (answered) await replaceWith(respond, answered.content);
+    },
+  );
+
+  /**
+   * The home's buttons and menus: on the Home tab, the home published again; in a message (an answer to
+   * `/linen home`), the answer in place of it through its response_url.
+   */
+  const refreshInPlace = async (
+    command: string,
+    body: BlockAction,
+    client: App['client'],
+    respond: RespondFn,
+  ): Promise<void> => {
+    if (body.view?.type === 'home') {
+      const teamId = body.team?.id ?? body.user.team_id ?? null;
+      const tab = {
+        teamId,
+        userId: body.user.id,
+        slack: client as HomeSlack,
+        ...homeTabPlace(body.view.private_metadata),
+      };
+      await publishHome(tab, command, deps, 'clicked');
+      return;
+    }
+    if (!hasResponseUrl(body)) {
+      deps.logger.info('ignored a click on a home button outside the Home tab without a response_url');
+      return;
+    }
+    const started = Date.now();
+    const answered = await inTime(answerHome(command, placeOf(body, client, deps), deps), respond, 'refresh');
+    counted('refresh', started, answered?.outcome ?? 'error');
+    if (answered) await replaceWith(respond, answered.content);
+  };
+
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^${ACTION.refresh}:`),
+    async ({ ack, action, body, client, respond }) => {
+      await ack();
+      await yieldToPendingAcks();
+      await refreshInPlace(buttonValue(action) || HOME_COMMANDS.show, body, client, respond);
+    },
+  );
+
+  app.action<BlockAction<MultiStaticSelectAction>>(
+    new RegExp(`^${ACTION.menu}:`),
+    async ({ ack, action, body, client, respond }) => {
+      await ack();
+      await yieldToPendingAcks();
+      // The menu's command is in its action_id; the values chosen follow it.
+      const values = (Array.isArray(action.selected_options) ? action.selected_options : []).map((o) =>
+        String(o.value),
+      );
+      await refreshInPlace(
+        choiceCommand(action.action_id.slice(ACTION.menu.length + 1), values),
+        body,
+        client,
+        respond,
+      );
     },
   );
 

@@ -10,8 +10,13 @@ import { CONNECT_CALLBACK } from '../../connect-form.ts';
 import type { BotDeps } from '../index.ts';
 import { ignoreUnroutable } from '../unroutable.ts';
 
-/** Every action_id the bot writes: `linen_share`, `linen_pdf:<n>`, `linen_rerun:<n>`. Anything else is not ours. */
-const NOT_OURS = new RegExp(`^(?!(?:${ACTION.share}$|${ACTION.pdf}:|${ACTION.rerun}:))`);
+/**
+ * Every action_id the bot writes: `linen_share`, `linen_pdf:<n>`, `linen_rerun:<n>`, `linen_refresh:<n>` and
+ * `linen_menu:<command>`. Anything else is not ours.
+ */
+const NOT_OURS = new RegExp(
+  `^(?!(?:${ACTION.share}$|${ACTION.pdf}:|${ACTION.rerun}:|${ACTION.refresh}:|${ACTION.menu}:))`,
+);
 
 /** The one view the bot opens and answers the submission of: the connect modal. */
 const NOT_OUR_VIEW = new RegExp(`^(?!${CONNECT_CALLBACK}$)`);

@@ -54,6 +54,29 @@ describe('the committed manifests', () => {
     expect(commandListsOf()).toEqual(teamsCommandLists(COMMAND_REGISTRY));
   });
 
+  it.each(SLACK_MANIFESTS)('%s turns the Home tab on and subscribes app_home_opened on the events path', (file) => {
+    const m = JSON.parse(committed(file));
+    expect(m.features.app_home).toEqual({
+      home_tab_enabled: true,
+      messages_tab_enabled: true,
+      messages_tab_read_only_enabled: false,
+    });
+    expect(m.settings.event_subscriptions.bot_events).toContain('app_home_opened');
+    expect(new URL(m.settings.event_subscriptions.request_url).pathname).toBe('/slack/events');
+  });
+
+  it('puts the Home tab and its event back into a Slack manifest that lost them', () => {
+    for (const { file, update } of manifestsWith(COMMAND_REGISTRY).filter((m) => m.file.startsWith('slack-bot/'))) {
+      const lost = JSON.parse(committed(file));
+      delete lost.features.app_home;
+      lost.settings.event_subscriptions.bot_events = lost.settings.event_subscriptions.bot_events.filter(
+        (e: string) => e !== 'app_home_opened',
+      );
+      if (lost.settings.event_subscriptions.bot_events.length === 0) delete lost.settings.event_subscriptions;
+      expect(JSON.parse(update(JSON.stringify(lost, null, 2)))).toEqual(JSON.parse(committed(file)));
+    }
+  });
+
   it('are left as they are by npm run manifests, apart from its formatting', () => {
     for (const { file, update } of manifestsWith(COMMAND_REGISTRY))
       expect(JSON.parse(update(committed(file)))).toEqual(JSON.parse(committed(file)));

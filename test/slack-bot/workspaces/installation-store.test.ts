@@ -119,6 +119,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
     const deleted = await forgetWorkspace(db.executor, 'T0AAA');
     expect(deleted).toEqual({
       connection_admins: 0,
+      home_follows: 0,
       teams_conversations: 0,
       slack_installations: 1,
       digest_subscriptions: 1,

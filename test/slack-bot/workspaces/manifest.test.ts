@@ -16,8 +16,12 @@ describe('manifest.distributed.json', () => {
     expect(new URL(manifest.oauth_config.redirect_urls[0]).pathname).toBe(REDIRECT_PATH);
   });
 
-  it('subscribes to the events that forget a workspace, on the events path, with token rotation on', () => {
-    expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_uninstalled', 'tokens_revoked']);
+  it('subscribes to the events that forget a workspace and open the Home tab, on the events path, with token rotation on', () => {
+    expect(manifest.settings.event_subscriptions.bot_events).toEqual([
+      'app_uninstalled',
+      'tokens_revoked',
+      'app_home_opened',
+    ]);
     expect(new URL(manifest.settings.event_subscriptions.request_url).pathname).toBe('/slack/events');
     expect(manifest.settings.token_rotation_enabled).toBe(true);
   });

@@ -8,7 +8,7 @@
  * nothing is recorded, so nothing is lost. The key refused (revoked) or a scope it lacks stops the alerts that need
  * it, each creator told once, as a failing digest's is.
  */
-import { AuthenticationError, PermissionDeniedError } from '../../shared/errors.ts';
+import { AuthenticationError, ConfigurationError, PermissionDeniedError } from '../../shared/errors.ts';
 import { addDays, today as dayIn } from '../../shared/index.ts';
 import type { AlertKind, AlertReads, CheckTime, Occurrence } from './kind.ts';
 import { ALERT_KINDS } from './kinds/index.ts';
@@ -27,7 +27,7 @@ export const ALERT_KIND_REGISTRY: AlertKinds = {
 /** Why alerts stopped at a check: the key refused, or a scope it lacks. */
 export interface StoppedAlert {
   alert: Alert;
-  code: 'linen_auth' | 'unknown_kind';
+  code: 'linen_auth' | 'linen_key_missing';
   reason: string;
 }
 
@@ -94,19 +94,23 @@ export async function checkKey(check: KeyCheck, deps: CheckDeps): Promise<CheckR
   const outcomes: AlertOutcome[] = [];
   let failure: unknown;
   const run = await counting(async () => {
-    const reads = await deps.readsFor(keyRef);
+    let reads: AlertReads;
+    try {
+      reads = await deps.readsFor(keyRef);
+    } catch (err) {
+      if (!(err instanceof ConfigurationError)) throw err;
+      // The key it was set with is no longer configured: no check can run until it is set again with one.
+      const reason =
+        'the Linen API key it was set up with is no longer configured; remove it and set it again with the current key';
+      for (const alert of alerts) result.stopped.push({ alert, code: 'linen_key_missing', reason });
+      return;
+    }
     // Every alert's reads start together: each listing is sent once and shared.
     const evaluated = await Promise.all(
       alerts.map(async (alert) => {
         const kind = deps.kinds.byName(alert.kind);
-        if (!kind) {
-          result.stopped.push({
-            alert,
-            code: 'unknown_kind',
-            reason: `this version does not know ${alert.kind} alerts`,
-          });
-          return null;
-        }
+        // A kind this version does not know (a newer replica's, during a deploy) is left to the replicas that do.
+        if (!kind) return null;
         try {
           return await evaluate(alert, kind, reads, deps.now());
         } catch (err) {

@@ -15,6 +15,8 @@ export const WORKSPACE_TABLES: readonly { table: string; teamColumn: string }[] 
   { table: 'connection_admins', teamColumn: 'team_id' },
   { table: 'teams_conversations', teamColumn: 'tenant_id' },
   { table: 'home_follows', teamColumn: 'org_id' },
+  // Its alerts' checks are the key's (dropped once no active alert uses it); their posts go by ON DELETE CASCADE.
+  { table: 'alerts', teamColumn: 'team_id' },
 ];
 
 /** Deletes everything kept for the workspace; returns the rows deleted per table. */

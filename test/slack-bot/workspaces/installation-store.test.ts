@@ -118,6 +118,7 @@ describe.each(drivers)('installation store on %s', (driver) => {
     const kept = await sub('T0BBB');
     const deleted = await forgetWorkspace(db.executor, 'T0AAA');
     expect(deleted).toEqual({
+      alerts: 0,
       connection_admins: 0,
       home_follows: 0,
       teams_conversations: 0,

@@ -83,7 +83,7 @@ export function alertUsage(kinds: AlertKindList = ALERT_KIND_LIST): Rich {
   return joinRich(
     [
       ...kinds.all.map((k) => r`${command(k.help.usage)} ${k.help.description}`),
-      r`Add ${code('#channel')} to post in another channel, or ${code('dm')} to be told privately. ${command('alerts')} · ${code('alert remove <id>')} · ${code('alert pause <id>')} · ${code('alert resume <id>')} · ${code('alert test <id>')}`,
+      r`Add ${code('#channel')} to post in another channel, or ${code('dm')} to be told privately. ${command('alerts')} lists them; ${command('alert remove <id>')} · ${command('alert pause <id>')} · ${command('alert resume <id>')} · ${command('alert test <id>')}`,
     ],
     '\n',
   );
@@ -357,7 +357,7 @@ export async function runAlertCommand(args: AlertArgs, ctx: AlertCommandContext)
   const kinds = ctx.kinds ?? ALERT_KIND_LIST;
   try {
     if (args.action === 'list') return await list(ctx, kinds);
-    if (args.action === 'help') return reply([`${b('Alerts')}\n`], alertUsage(kinds));
+    if (args.action === 'help') return reply(r`${b('Alerts')}\n`, alertUsage(kinds));
     if (!isManager(ctx)) return reply(['Only the Linen admins of this workspace can manage alerts; ask one of them.']);
     if (args.action === 'set') return await setAlert(args.words, ctx, kinds);
     const found = await findOwned(ctx, args.id);

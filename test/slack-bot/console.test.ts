@@ -52,6 +52,16 @@ describe('console mode', () => {
     expect(r.stdout + r.stderr).not.toContain('lk_live_demo_all_access');
   });
 
+  it('--ask "/linen alert help": each kind with its words and what it tells, and how to manage them', async () => {
+    const r = await run(TSX, [ENTRY, '--ask', '/linen alert help'], cleanEnv());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Alerts\n/);
+    for (const usage of ['alert short [customer]', 'alert signal [kind | shortfall]', 'alert ticket [customer]'])
+      expect(r.stdout).toContain(`/linen ${usage}`);
+    expect(r.stdout).toContain('/linen alert test <id>');
+    expect(r.stdout).not.toContain('[object Object]');
+  });
+
   it('--ask home prints the home as text, as Slack shows it and with --teams as Teams does; a follow is kept', async () => {
     const env = cleanEnv({ LINEN_DATA_DIR: mkdtempSync(join(tmpdir(), 'linen-home-')) });
     const slack = await run(TSX, [ENTRY, '--ask', 'home'], env);

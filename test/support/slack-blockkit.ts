@@ -26,6 +26,8 @@ const TYPES = new Set(['header', 'section', 'context', 'divider', 'actions', 'da
 
 export function validateMessage(msg: Msg, label = 'message'): string[] {
   const problems: string[] = [];
+  // An object written into text where a string was meant: never something a person should read.
+  if (JSON.stringify(msg).includes('[object Object]')) problems.push(`${label}: "[object Object]" in its text`);
   if (typeof msg.text !== 'string' || msg.text.trim() === '') problems.push(`${label}: no text fallback`);
   else if (msg.text.length > 3000) problems.push(`${label}: text fallback of ${msg.text.length} characters`);
   if (msg.blocks === undefined) return problems;

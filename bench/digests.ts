@@ -11,21 +11,13 @@
  * seconds; 429 with Retry-After beyond). Figures: the digests posted, any posted twice to a conversation, the 429s
  * met, the run's time against the same pacing floor, CPU per post and peak resident memory.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import pg from 'pg';
-import { writePgliteAssets } from '../scripts/build-service.ts';
-import { NODE_BUNDLE } from '../scripts/node-bundle.ts';
-import { forkChild } from './child-process.ts';
+import { bundleRun, runInChild } from './bundled-run.ts';
 import type { DigestRunResult, DigestRunSpec, DigestTarget } from './digest-run.ts';
-import { markAsModules } from './esm-folder.ts';
 import { startFakeSlackProcess } from './fake-slack-process.ts';
 import { Results, ratioOf, round } from './results.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
+import { benchStores, dropSchema, freshSchema, storeName } from './stores.ts';
 import { startTeamsConnectorProcess } from './teams-connector-process.ts';
 
 const TZ = 'America/Chicago';
@@ -46,22 +38,7 @@ const SIZES: Size[] = [
 ];
 
 /** bench/digest-run.ts bundled for plain `node`, with PGlite's files and prepared data folder beside it. */
-async function bundleDigestRun(): Promise<{ file: string; remove(): void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'linen-bench-digest-run-'));
-  const file = join(dir, 'digest-run.js');
-  await build({ ...NODE_BUNDLE, sourcemap: false, entryPoints: [DIGEST_RUN], outfile: file });
-  await writePgliteAssets(dir);
-  markAsModules(dir);
-  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** One run in a fresh child process of `bundle` (from `bundleDigestRun`). */
-async function runDigestsInChild(bundle: string, spec: DigestRunSpec): Promise<DigestRunResult> {
-  const child = await forkChild<DigestRunResult | { error: string }>(bundle, spec, { bundled: true });
-  await child.close();
-  if ('error' in child.ready) throw new Error(`digest run failed: ${child.ready.error}`);
-  return child.ready;
-}
+const bundleDigestRun = () => bundleRun(DIGEST_RUN, 'digest-run');
 
 /** The platform's fake in a process of its own: where the digests go, and what it received. */
 async function startTarget(platform: DigestTarget['platform']): Promise<{
@@ -105,17 +82,21 @@ async function oneTick(
     extraKeys: keys,
   });
   const fake = await startTarget(platform);
-  const schema = `digest_bench_${randomBytes(4).toString('hex')}`;
+  const schema = freshSchema('digest_bench');
   try {
-    const run = await runDigestsInChild(bundle, {
-      subs: size.subs,
-      keys,
-      channels: size.channels,
-      pacingMs: PACE_MS,
-      sandboxUrl: sandbox.baseUrl,
-      target: fake.target,
-      ...(url ? { databaseUrl: url, schema } : {}),
-    });
+    const run = await runInChild<DigestRunResult>(
+      bundle,
+      {
+        subs: size.subs,
+        keys,
+        channels: size.channels,
+        pacingMs: PACE_MS,
+        sandboxUrl: sandbox.baseUrl,
+        target: fake.target,
+        ...(url ? { databaseUrl: url, schema } : {}),
+      } satisfies DigestRunSpec,
+      'digest run',
+    );
     const { perChannel, throttled } = await fake.received();
     const busiest = Math.max(...perChannel.values());
     // Each subscription is due once: a channel holding more posts than subscriptions got a digest twice.
@@ -132,23 +113,12 @@ async function oneTick(
     };
   } finally {
     await Promise.all([sandbox.close(), fake.close()]);
-    if (url) {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    }
+    if (url) await dropSchema(url, schema);
   }
 }
 
-/** The stores measured: the embedded one, and PostgreSQL when a server is named. */
-function drivers(): (readonly ['pglite', undefined] | readonly ['pg', string])[] {
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  return [['pglite', undefined], ...(url ? [['pg', url] as const] : [])];
-}
-
 const sizeWords = (size: Size, driver: 'pglite' | 'pg', channels = 'channels') =>
-  `${size.subs.toLocaleString('en-US')} subscriptions, ${size.keys} keys, ${size.channels} ${channels}, ${driver === 'pg' ? 'PostgreSQL' : 'PGlite'}`;
+  `${size.subs.toLocaleString('en-US')} subscriptions, ${size.keys} keys, ${size.channels} ${channels}, ${storeName(driver)}`;
 
 /** The figures of a run on either platform: its time against the pacing floor, CPU per post, peak memory. */
 function runFigures(
@@ -187,7 +157,7 @@ export async function benchDigests(results: Results, options: { quick?: boolean 
   const bundle = await bundleDigestRun();
   try {
     for (const size of options.quick ? SIZES.slice(0, 1) : SIZES) {
-      for (const [driver, db] of drivers()) {
+      for (const [driver, db] of benchStores()) {
         const r = await oneTick(bundle.file, size, db, 'slack');
         const on = sizeWords(size, driver);
         const suffix = driver === 'pg' ? `${size.subs}.pg` : `${size.subs}`;
@@ -219,7 +189,7 @@ export async function benchTeamsDigests(results: Results): Promise<void> {
   const size = SIZES[0]!;
   const bundle = await bundleDigestRun();
   try {
-    for (const [driver, db] of drivers()) {
+    for (const [driver, db] of benchStores()) {
       const r = await oneTick(bundle.file, size, db, 'teams');
       const on = sizeWords(size, driver, 'Teams channels');
       const suffix = driver === 'pg' ? `${size.subs}.pg` : `${size.subs}`;

@@ -3,17 +3,22 @@
  * against, measured in the same run, and writes them to bench/results.json (`npm run bench:table` then
  * rewrites the README's table from it). `npm run bench -- --quick` runs the smaller sizes only, in under two
  * minutes, and writes bench/results.quick.json. `--only=memory,digests` runs the named parts alone (ceiling,
- * sheets, excel, bundle, refresh, slack, slack-burst, digests, teams, teams-digests, memory) and writes
- * bench/results.only.json. `teams`: acknowledgement of 50 concurrent message activities against a bare Teams SDK
- * app; `teams-digests`: digests to Teams channels at 1,000 subscriptions against the pacing floor. Nothing here
- * asserts or fails on a time: a missed target is recorded as not met.
+ * sheets, excel, bundle, refresh, slack, slack-burst, charts, digests, alerts, teams, teams-digests, memory) and
+ * writes bench/results.only.json. `teams`: acknowledgement of 50 concurrent message activities against a bare Teams
+ * SDK app; `teams-digests`: digests to Teams channels at 1,000 subscriptions against the pacing floor; `charts`: the
+ * CPU time of fillrate and balance answers with their charts and tables against the same answers without them;
+ * `alerts`: 1,000 alerts on 100 keys (200 on 20 in a quick run) checked twice, the requests per key against what
+ * their alerts need, CPU per check, the messages against the alerts woken, peak memory. Nothing here asserts or
+ * fails on a time: a missed target is recorded as not met.
  */
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchAlerts } from './alerts.ts';
 import { benchBotMemory } from './bot-memory.ts';
 import { benchBundleLoad } from './bundle-load.ts';
 import { benchCeiling } from './ceiling-walk.ts';
+import { benchCharts } from './charts.ts';
 import { benchDigests, benchTeamsDigests } from './digests.ts';
 import { benchExcel } from './excel.ts';
 import { benchRefresh } from './refresh.ts';
@@ -45,7 +50,9 @@ if (runs('bundle')) await benchBundleLoad(results);
 if (runs('refresh') && !quick) await benchRefresh(results);
 if (runs('slack')) await benchSlack(results, { quick });
 if (runs('slack-burst')) await benchSlackBurst(results);
+if (runs('charts')) await benchCharts(results, { quick });
 if (runs('digests')) await benchDigests(results, { quick });
+if (runs('alerts')) await benchAlerts(results, { quick });
 if (runs('teams')) await benchTeams(results, { quick });
 if (runs('teams-digests')) await benchTeamsDigests(results);
 if (runs('memory')) await benchBotMemory(results);

@@ -110,6 +110,9 @@ export function unitLabel(unit: ChartUnit): string {
   }
 }
 
+/** Pounds to a tenth, as `toLocaleString` writes them, one format for every value. */
+const POUNDS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 /** A charted value as the answer writes it: `88.1%`, `$1,234.56`, `1,204`, `12.5 lb`. */
 export function formatValue(unit: ChartUnit, v: number): string {
   switch (unit.kind) {
@@ -120,7 +123,7 @@ export function formatValue(unit: ChartUnit, v: number): string {
     case 'count':
       return count(v);
     case 'pounds':
-      return `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} lb`;
+      return `${POUNDS.format(v)} lb`;
   }
 }
 
@@ -162,10 +165,18 @@ function combine(
   return { name, values };
 }
 
+const DAY_MS = 86_400_000;
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * The Monday of an org-local day's week (`YYYY-MM-DD`), by arithmetic on the day's number: parsing a date string
+ * for each day of a chart cost more than the rest of its fitting.
+ */
 const mondayOf = (day: string): string => {
-  const d = new Date(`${day}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
-  return d.toISOString().slice(0, 10);
+  const days = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / DAY_MS;
+  // 1970-01-01 was a Thursday: day 0 is 3 days after a Monday.
+  const d = new Date((days - ((days + 3) % 7)) * DAY_MS);
+  return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
 };
 
 /** Days by week or by month; null when the chart is not of days or its values do not combine. */
@@ -175,7 +186,9 @@ function daysBy(c: Chart, by: 'week' | 'month'): Chart | null {
   const groups = new Map<string, number[]>();
   c.categories.forEach((day, k) => {
     const key = keyOf(day);
-    groups.set(key, [...(groups.get(key) ?? []), k]);
+    const group = groups.get(key);
+    if (group) group.push(k);
+    else groups.set(key, [k]);
   });
   const idx = [...groups.values()];
   const series = c.series.map((s) => combine(c.unit, s.name, [s], idx));
@@ -192,18 +205,32 @@ function daysBy(c: Chart, by: 'week' | 'month'): Chart | null {
   return { ...c, period: by, categories, series: series as ChartSeries[] };
 }
 
-/** The chart of days by each wider period in turn: by week, then by month. */
-const widenings = (c: Chart): Chart[] => [daysBy(c, 'week'), daysBy(c, 'month')].filter((x): x is Chart => x !== null);
+/** The chart of days by each wider period in turn, each combined only when asked for (a week that fits is enough). */
+function* widenings(c: Chart): Generator<Chart> {
+  const week = daysBy(c, 'week');
+  if (week) yield week;
+  const month = daysBy(c, 'month');
+  if (month) yield month;
+}
+
+/** The first widening that `fits`, else the widest there is (none: null). */
+function widenUntil(c: Chart, fits: (w: Chart) => boolean): { chart: Chart; fits: boolean } | null {
+  let widest: Chart | null = null;
+  for (const w of widenings(c)) {
+    if (fits(w)) return { chart: w, fits: true };
+    widest = w;
+  }
+  return widest && { chart: widest, fits: false };
+}
 
 const plural = (n: number, noun: string) => `${count(n)} ${noun}`;
 
 /** Days widened until they fit `max` categories; past months, the latest months. */
 function fitDays(c: Chart, max: number, why: (days: number) => string): Chart {
   if (c.categories.length <= max) return c;
-  const wider = widenings(c);
-  const fits = wider.find((w) => w.categories.length <= max);
-  if (fits) return { ...fits, notes: [...c.notes, why(c.categories.length)] };
-  const widest = wider.at(-1);
+  const wider = widenUntil(c, (w) => w.categories.length <= max);
+  if (wider?.fits) return { ...wider.chart, notes: [...c.notes, why(c.categories.length)] };
+  const widest = wider?.chart;
   return widest
     ? cutCategories({ ...widest, notes: [...c.notes, why(c.categories.length)] }, max, 'last')
     : cutCategories(c, max, 'last');
@@ -312,8 +339,8 @@ export function fitChart(chart: Chart, limits: ChartLimits): Chart {
   // The numbers must fit beside the chart: days are widened until they do (and say why).
   if (measure(chartNumbers(c)) > CONTENT_LIMITS.text && c.period === 'day') {
     const why = `the numbers of ${c.categories.length} days would not fit beside the chart`;
-    const wider = widenings(c).find((w) => measure(chartNumbers(w)) <= CONTENT_LIMITS.text) ?? widenings(c).at(-1);
-    if (wider) c = { ...wider, notes: [why, ...c.notes] };
+    const wider = widenUntil(c, (w) => measure(chartNumbers(w)) <= CONTENT_LIMITS.text);
+    if (wider) c = { ...wider.chart, notes: [why, ...c.notes] };
   }
   return c;
 }
@@ -342,6 +369,8 @@ export function chartNumbers(c: Chart): Rich {
  */
 export function distinctLabels(labels: readonly string[], max: number): string[] {
   const cut = (s: string, n: number) => {
+    // No longer than `n` in UTF-16 units is no longer in characters: most labels, kept without splitting them.
+    if (s.length <= n) return s;
     const chars = [...s];
     return chars.length <= n ? s : `${chars.slice(0, Math.max(1, n - 1)).join('')}…`;
   };

@@ -22,7 +22,23 @@ export function pct(rate: number | null, digits = 0): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(digits)}%`;
 }
 
-export const count = (n: number): string => n.toLocaleString('en-US');
+/** `n.toLocaleString('en-US')`, with one format for every call rather than a new one each time. */
+const counts = new Intl.NumberFormat('en-US');
+
+/** A whole number grouped by thousands as en-US writes it (`-1,234,567`), without asking ICU. */
+function grouped(n: number): string {
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let k = out.length; k < digits.length; k += 3) out += `,${digits.slice(k, k + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}
+
+/**
+ * `1,204` as `toLocaleString('en-US')` writes it. Answers count whole numbers by the hundred (a table's cells, a
+ * chart's points), which are grouped here: formatting each through Intl cost a fifth of rendering an answer.
+ */
+export const count = (n: number): string =>
+  Number.isSafeInteger(n) && !Object.is(n, -0) ? grouped(n) : counts.format(n);
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${count(n)} ${n === 1 ? one : many}`;
@@ -68,5 +84,5 @@ export function take<T>(items: readonly T[], max: number): Taken<T> {
 }
 
 export function moreLine(more: number, noun: string, hint?: string): string {
-  return `…and ${more.toLocaleString('en-US')} more ${noun}${hint ? ` ${hint}` : ''}`;
+  return `…and ${count(more)} more ${noun}${hint ? ` ${hint}` : ''}`;
 }

@@ -37,8 +37,12 @@ const COMMAND_COST = 9;
 /** `<#C0123456789>`, `<@U0123456789>`, or a name. */
 const REF_COST = 40;
 
+/** A character of GROWTH: a string without one renders at its own length (most of an answer's strings). */
+const GROWS = /[&<>@*_`[\]]/;
+
 function stringLength(s: string): number {
   let n = s.length;
+  if (!GROWS.test(s)) return n;
   for (const ch of s) n += GROWTH[ch] ?? 0;
   return n;
 }

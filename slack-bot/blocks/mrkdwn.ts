@@ -8,6 +8,15 @@ const SPECIAL_MENTION = /@(channel|here|everyone)\b/gi;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 const ZWSP = '\u200b';
+/**
+ * Whether a string holds anything `esc` changes: most of an answer's strings hold none, and are sent as they are
+ * (the replacements below cost an answer's rendering a fifth of its time).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const NEEDS_ESCAPE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f&<>@]/;
+/** Whether a string holds anything `plain` changes (a control character, a line break). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const NEEDS_PLAIN = /[\u0000-\u001f\u007f]/;
 
 /**
  * Escape API text for mrkdwn: `&`, `<`, `>` become entities (so `<!channel>`, `<@U123>` and `<http://x|y>`
@@ -16,7 +25,9 @@ const ZWSP = '\u200b';
  */
 export function esc(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
-  return String(text)
+  const s = String(text);
+  if (!NEEDS_ESCAPE.test(s)) return s;
+  return s
     .replace(CONTROL, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -32,9 +43,9 @@ export function escLine(text: string | null | undefined): string {
 /** Plain text (headers, buttons) is not parsed by Slack; only fold lines and drop control characters. */
 export function plain(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
-  return String(text)
-    .replace(CONTROL, '')
-    .replace(/\s*\n\s*/g, ' ');
+  const s = String(text);
+  if (!NEEDS_PLAIN.test(s)) return s;
+  return s.replace(CONTROL, '').replace(/\s*\n\s*/g, ' ');
 }
 
 /** Inline code for an already escaped fragment (backticks removed so the span cannot be closed early). */

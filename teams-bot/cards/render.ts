@@ -51,6 +51,8 @@ const EMOJI: Record<Icon, string> = {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const HAS_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 interface Style {
   bold?: boolean;
@@ -72,16 +74,19 @@ const sameStyle = (a: ITextRun, b: ITextRun) =>
 /** Rich text as runs of one style each, line by line (a line break starts a new line of runs). */
 function runsOf(text: Rich, style: Style = {}, lines: ITextRun[][] = [[]]): ITextRun[][] {
   const push = (t: string, s: Style) => {
-    const parts = t.replace(CONTROL, '').split(/\r?\n/);
+    // Most strings hold neither a control character nor a line break: they are one piece as they are.
+    const clean = HAS_CONTROL.test(t) ? t.replace(CONTROL, '') : t;
+    const parts = clean.includes('\n') ? clean.split(/\r?\n/) : [clean];
+    const extra: Partial<ITextRun> = {
+      ...(s.bold ? { weight: 'Bolder' as const } : {}),
+      ...(s.italic ? { italic: true } : {}),
+      ...(s.mono ? { fontType: 'Monospace' as const } : {}),
+      ...(s.subtle ? { isSubtle: true } : {}),
+    };
     parts.forEach((piece, idx) => {
       if (idx > 0) lines.push([]);
       if (piece === '') return;
-      const next = run(piece, {
-        ...(s.bold ? { weight: 'Bolder' as const } : {}),
-        ...(s.italic ? { italic: true } : {}),
-        ...(s.mono ? { fontType: 'Monospace' as const } : {}),
-        ...(s.subtle ? { isSubtle: true } : {}),
-      });
+      const next = run(piece, extra);
       // A run of the same style as the one before it joins it: the same text in fewer bytes of the card.
       const current = lines[lines.length - 1]!;
       const last = current[current.length - 1];
@@ -274,7 +279,31 @@ function elementsOf(part: Part, state: CardState): Element[] {
   }
 }
 
-const bytesOf = (card: IAdaptiveCard) => Buffer.byteLength(JSON.stringify(card), 'utf8');
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/** The bytes of each element's JSON, measured once however often the card is measured again as it is cut. */
+const elementBytes = new WeakMap<Element, number>();
+
+function bytesOfElement(e: Element): number {
+  let n = elementBytes.get(e);
+  if (n === undefined) {
+    n = jsonBytes(e);
+    elementBytes.set(e, n);
+  }
+  return n;
+}
+
+/**
+ * The bytes of the card's JSON, `JSON.stringify(card)`'s exactly: its body `[a,b,…]` is its elements, the commas
+ * between them and the brackets (the card without a body holds the brackets). Cutting a card over the size measures
+ * it once a part left out: each element is serialized once, not once a measure.
+ */
+function bytesOf(card: IAdaptiveCard): number {
+  const body = card.body;
+  if (!body) return jsonBytes(card);
+  const elements = body.reduce((n, e) => n + bytesOfElement(e), 0);
+  return jsonBytes({ ...card, body: [] }) + elements + Math.max(0, body.length - 1);
+}
 
 /** The answer as an Adaptive Card within Teams' size limit. */
 export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): IAdaptiveCard {
@@ -282,6 +311,7 @@ export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): IAdapti
     const state: CardState = { charts: 0, choices: 0, tableLines, tableRows };
     return content.parts.map((p) => elementsOf(p, state));
   };
+  const fallbackText = plainSummary(content);
   const build = (groups: Element[][], kept: number) => {
     const body = groups.slice(0, kept).flat();
     const left = groups.length - kept;
@@ -295,7 +325,7 @@ export function toAdaptiveCard(content: Content, maxBytes = CARD_BYTES): IAdapti
       type: 'AdaptiveCard',
       version: '1.5',
       body,
-      fallbackText: plainSummary(content),
+      fallbackText,
       // Universal Actions: Teams asks the command again when one of these people views the card; the others see it
       // as it was built (with its "as of" time).
       ...(content.live

@@ -91,7 +91,7 @@ function checkFigures(
   });
   results.add({
     id: `alerts.cpu_ms_per_key.${o.id}`,
-    label: `Alerts: ${o.on}: ${o.which}: CPU time of the checking process per key (${round((c.cpuMs * 1000) / o.alerts, 0)} µs per alert; ${round(c.elapsedMs / 1000, 2)} s for the ${keys} keys in ${c.ticks} ticks; ${c.outcomes}): reading, evaluating, the store's writes${c.posts ? ', building and posting the messages' : ''}; the sandbox and the fake Slack run in processes of their own`,
+    label: `Alerts: ${o.on}: ${o.which}: CPU time of the checking process per key (${round(c.cpuMs / o.alerts, 2)} ms per alert; ${round(c.elapsedMs / 1000, 2)} s for the ${keys} keys in ${c.ticks} ticks; ${c.outcomes}): reading, evaluating, the store's writes${c.posts ? ', building and posting the messages' : ''}; the sandbox and the fake Slack run in processes of their own`,
     value: round(c.cpuMs / keys, 2),
     unit: 'ms',
   });

@@ -14,6 +14,28 @@ export const MAX_WAIT_MS = 500;
 
 let unanswered = 0;
 let waiters: (() => void)[] = [];
+let releasing = false;
+
+/**
+ * Lets the waiting work go in the order it came, one piece a turn of the event loop: requests that arrived meanwhile
+ * are read in between (a busy machine delivers a burst in waves), and one read stops the rest until it is answered.
+ * All at once, the start of every answer of a wave would run before the next wave is read.
+ */
+function releaseInTurn(): void {
+  if (releasing) return;
+  releasing = true;
+  const next = () =>
+    setImmediate(() => {
+      const wake = unanswered === 0 ? waiters.shift() : undefined;
+      if (!wake) {
+        releasing = false;
+        return;
+      }
+      wake();
+      next();
+    });
+  next();
+}
 
 /**
  * Counts a request to the bot until its response is sent (or its connection closes), or until the function returned
@@ -27,21 +49,21 @@ export function trackUnanswered(res: ServerResponse): () => void {
     counted = false;
     res.off('close', answered);
     unanswered--;
-    if (unanswered > 0) return;
-    const wake = waiters;
-    waiters = [];
-    for (const w of wake) w();
+    if (unanswered === 0) releaseInTurn();
   };
   res.once('close', answered);
   return answered;
 }
 
-/** Resolves once every request received so far has been answered, or after MAX_WAIT_MS. */
+/**
+ * Resolves once every request received so far has been answered and the work queued before is under way, or after
+ * MAX_WAIT_MS.
+ */
 export function yieldToPendingAcks(): Promise<void> {
   return new Promise<void>((resolve) =>
     // setImmediate first: requests already read from their sockets get their turn at the acknowledgement.
     setImmediate(() => {
-      if (unanswered === 0) return resolve();
+      if (unanswered === 0 && waiters.length === 0) return resolve();
       const timer = setTimeout(() => {
         waiters = waiters.filter((w) => w !== wake);
         resolve();
@@ -52,6 +74,7 @@ export function yieldToPendingAcks(): Promise<void> {
         resolve();
       };
       waiters.push(wake);
+      if (unanswered === 0) releaseInTurn();
     }),
   );
 }

@@ -11,6 +11,10 @@
  * endpoint, OpenID keys, Bot Connector), which only record: the Linen API (the sandbox) runs in a child process, the
  * load generator (Teams) in a worker thread. Every activity's token is signed (RS256) before the clock starts, as
  * Microsoft's signing is not the bot's time, and sent with undici's `request` over kept-alive connections.
+ *
+ * To see where the bot's acknowledgements go: `node --cpu-prof --import tsx bench/teams.ts`, and the samples taken
+ * between a burst's first send and its last acknowledgement (the bot's bursts against the bare app's). That is how
+ * the answers' work was found sharing the acknowledgements' turns, before it waited for them (base/pending-acks.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

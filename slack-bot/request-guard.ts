@@ -5,10 +5,10 @@
  * - a timestamp more than 5 minutes in the future is refused with 401, like one more than 5 minutes in the past
  *   (which Bolt refuses itself): a signed request replayed later must not be accepted because its clock was ahead.
  * The signature itself is verified by Bolt. Every request let through is counted until it is answered, so that
- * listeners acknowledge a burst before answering any of it (`listeners/pending-acks.ts`).
+ * listeners acknowledge a burst before answering any of it (`base/pending-acks.ts`).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { trackUnanswered } from './listeners/pending-acks.ts';
+import { trackUnanswered } from '../base/pending-acks.ts';
 
 /**
  * The largest body accepted. A slash command is a few KB (its text is at most 4,000 characters); the largest

@@ -6,9 +6,15 @@
  * the headers and returns a status and a body); the server that owns the port calls `handle` for every request and
  * serves the request itself when `handle` answers false. The SDK's handler authenticates the request (Bot Framework
  * JWT) and answers only once the activity's handler has returned.
+ *
+ * Every request counts as unanswered until its response is written (`base/pending-acks.ts`), so that the answers
+ * the handlers leave for after the acknowledgement wait for a burst's acknowledgements. An invoke stops counting
+ * once its body is read: Teams waits for its answer, which is its handler's own work (a search's result, a card),
+ * and the answers must not wait for that.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpMethod, HttpRouteHandler, IHttpServerAdapter } from '@microsoft/teams.apps';
+import { trackUnanswered } from '../base/pending-acks.ts';
 
 /**
  * The largest activity accepted. Teams refuses a bot message over 100 KB (counted in UTF-16); what it posts to a bot
@@ -78,6 +84,7 @@ export class NodeHttpAdapter implements IHttpServerAdapter {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const handler = this.routes.get(`${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname}`);
     if (!handler) return false;
+    const answered = trackUnanswered(res);
     let body: unknown;
     try {
       body = await readJson(req);
@@ -86,6 +93,7 @@ export class NodeHttpAdapter implements IHttpServerAdapter {
       reply(res, err.status, { error: err.message });
       return true;
     }
+    if ((body as { type?: unknown } | null)?.type === 'invoke') answered();
     try {
       const response = await handler({ body, headers: headersOf(req.headers) });
       reply(res, response.status, response.body);

@@ -5,6 +5,7 @@
  */
 
 import { MessageActivityInput } from '@microsoft/teams.api';
+import { yieldToPendingAcks } from '../../base/pending-acks.ts';
 import type { CommandRequest, PlaceDeps } from '../../chat/connections/answer-in-place.ts';
 import type { Content } from '../../chat/content/document.ts';
 import type { TeamsPerson } from '../admins.ts';
@@ -56,14 +57,18 @@ export function requestFor(
 }
 
 /**
- * Runs `work` once the handler has returned: the SDK acknowledges an activity (or answers an invoke) only when its
- * handler returns, and Teams gives up on the bot after a few seconds, so whatever waits for the Linen API comes after.
+ * Runs `work` once the handler has returned and the requests already received are acknowledged: the SDK
+ * acknowledges an activity (or answers an invoke) only when its handler returns, Teams gives up on the bot after a
+ * few seconds, and an answer's work (the Linen API, its card, its post) would otherwise take turns on the event loop
+ * with the acknowledgements of a burst's other activities. Counted until it ends, for a shutdown to wait for it.
  */
-export function afterAcknowledging(deps: TeamsDeps, what: string, work: Promise<void>): void {
+export function afterAcknowledging(deps: TeamsDeps, what: string, work: () => Promise<void>): void {
   void deps.work.track(
-    work.catch((err: unknown) =>
-      deps.logger.error(`a Teams ${what} failed: ${(err as Error).name}: ${(err as Error).message}`),
-    ),
+    yieldToPendingAcks()
+      .then(work)
+      .catch((err: unknown) =>
+        deps.logger.error(`a Teams ${what} failed: ${(err as Error).name}: ${(err as Error).message}`),
+      ),
   );
 }
 

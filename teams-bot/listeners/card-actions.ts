@@ -190,10 +190,10 @@ export function register(app: App, deps: TeamsDeps): void {
           return message('The key could not be saved just now; try again in a minute.');
         });
       case VERB.rerun:
-        afterAcknowledging(deps, 'customer choice', rerun(activity, place, deps, counted));
+        afterAcknowledging(deps, 'customer choice', () => rerun(activity, place, deps, counted));
         return message('Looking that up…');
       case VERB.pdf:
-        afterAcknowledging(deps, 'PDF', pdf(activity, place, deps, counted));
+        afterAcknowledging(deps, 'PDF', () => pdf(activity, place, deps, counted));
         return message('Sending the PDF to your 1:1 chat with Linen…');
       case VERB.refresh:
         return refresh(activity, place, deps, counted);

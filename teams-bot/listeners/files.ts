@@ -44,9 +44,7 @@ async function accepted(ctx: IActivityContext<IFileConsentInvokeActivity>, deps:
 
 export function register(app: App, deps: TeamsDeps): void {
   app.on('file.consent.accept', async (ctx) => {
-    afterAcknowledging(
-      deps,
-      'PDF delivery',
+    afterAcknowledging(deps, 'PDF delivery', () =>
       accepted(ctx, deps).catch(async (err: unknown) => {
         deps.logger.warn(`a Teams PDF delivery failed: ${(err as Error).name}: ${(err as Error).message}`);
         await post(

@@ -1,7 +1,8 @@
 /**
  * A command typed to Linen: in the 1:1 chat, or in a channel or group chat after @Linen (the SDK strips the mention),
  * with or without a leading `linen` or `/linen`. The activity is acknowledged at once (the SDK answers Teams when
- * this handler returns), and the answer follows as a card in the conversation: in a channel, in the message's
+ * this handler returns, and it returns before any of the answer's work, which waits for the acknowledgements of the
+ * activities received with it), and the answer follows as a card in the conversation: in a channel, in the message's
  * thread. "Looking that up…" shows first when the answer takes more than about 2 s (the answer then replaces it);
  * by the deadline the person has an answer whatever the Linen API does.
  */
@@ -58,7 +59,7 @@ async function answerMessage(ctx: IActivityContext<IMessageActivity>, deps: Team
 
 export function register(app: App, deps: TeamsDeps): void {
   app.on('message', async (ctx) => {
-    afterAcknowledging(deps, 'message', answerMessage(ctx, deps));
+    afterAcknowledging(deps, 'message', () => answerMessage(ctx, deps));
   });
 }
 

@@ -6,12 +6,12 @@
 import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../base/logging/logger.ts';
+import { MAX_WAIT_MS } from '../../base/pending-acks.ts';
 import { openPglite } from '../../base/store/pglite.ts';
 import { loadConfig } from '../../service/config.ts';
 import { startBot } from '../../service/start.ts';
 import { migrateServiceDatabase } from '../../service/store.ts';
 import { createLinenClient } from '../../shared/node.ts';
-import { MAX_WAIT_MS } from '../../slack-bot/listeners/pending-acks.ts';
 import { MAX_BODY_BYTES } from '../../slack-bot/request-guard.ts';
 import { useHttpBot } from '../support/http-bot-suite.ts';
 import { BOT_TOKEN, SIGNING_SECRET, TZ } from '../support/slack-harness.ts';

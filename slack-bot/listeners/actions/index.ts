@@ -13,6 +13,7 @@ import type {
   SlackActionMiddlewareArgs,
 } from '@slack/bolt';
 import { failureFields } from '../../../base/logging/log-fields.ts';
+import { yieldToPendingAcks } from '../../../base/pending-acks.ts';
 import { answerInTime, INTERACTIVE_DEADLINES, notAnsweringContent } from '../../../chat/answers/answer-in-time.ts';
 import { describeError, friendlyError } from '../../../chat/answers/friendly-errors.ts';
 import { type FetchedPdf, fetchInvoicePdf } from '../../../chat/answers/invoice-pdf.ts';
@@ -31,7 +32,6 @@ import { type HomeSlack, publishHome } from '../../home.ts';
 import { uploadPrivately } from '../../pdf.ts';
 import { slackRequest } from '../../place.ts';
 import type { BotDeps } from '../index.ts';
-import { yieldToPendingAcks } from '../pending-acks.ts';
 import { hasResponseUrl } from '../response-url.ts';
 
 /** An answer for the person who clicked, below the message clicked or (`replace`) in place of it. */

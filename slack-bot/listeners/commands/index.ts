@@ -5,12 +5,12 @@
  * about 2 s (the answer then replaces it), and by the deadline whatever the Linen API does.
  */
 import type { App, RespondArguments } from '@slack/bolt';
+import { yieldToPendingAcks } from '../../../base/pending-acks.ts';
 import { deliverAnswer } from '../../../chat/answers/deliver-answer.ts';
 import { answerCommand } from '../../../chat/connections/answer-in-place.ts';
 import { toSlackMessage } from '../../blocks/render.ts';
 import { slackRequest } from '../../place.ts';
 import type { BotDeps } from '../index.ts';
-import { yieldToPendingAcks } from '../pending-acks.ts';
 import { hasResponseUrl } from '../response-url.ts';
 
 export const COMMAND_NAME = '/linen';

@@ -4,10 +4,10 @@
  * Messages tab does nothing.
  */
 import type { App } from '@slack/bolt';
+import { yieldToPendingAcks } from '../../../base/pending-acks.ts';
 import { HOME_COMMANDS } from '../../../chat/home/home-words.ts';
 import { publishHome } from '../../home.ts';
 import type { BotDeps } from '../index.ts';
-import { yieldToPendingAcks } from '../pending-acks.ts';
 
 export function register(app: App, deps: BotDeps): void {
   app.event('app_home_opened', async ({ event, body, context, client }) => {

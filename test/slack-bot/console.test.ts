@@ -86,7 +86,9 @@ describe('console mode', () => {
     const teams = await run(TSX, [ENTRY, '--teams', '--ask', 'home'], env);
     expect(teams.stdout).toContain('following Harborview Hotel');
     expect(teams.stdout + teams.stderr).not.toContain('lk_live_demo_all_access');
-  });
+    // Three consoles one after the other, each starting the service and its embedded store: three times one start's
+    // budget.
+  }, 90_000);
 
   it('reads /linen lines from stdin, prints a banner, exits cleanly on EOF', async () => {
     const r = await run(

@@ -106,7 +106,7 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
   // A Teams digest goes through the service URL and to the tenant its subscription was made in.
   const teams =
     target.platform === 'teams'
-      ? { platform: 'teams' as const, teamId: target.tenantId, serviceUrl: target.serviceUrl }
+      ? { platform: 'teams' as const, orgId: target.tenantId, serviceUrl: target.serviceUrl }
       : {};
   const subsByChannel: Record<string, number> = {};
   try {

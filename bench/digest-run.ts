@@ -6,7 +6,8 @@
  * through a Bot Connector), runs the worker until every due digest has gone out, and reports what it did, its CPU
  * time and its peak resident memory during the run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,7 +23,7 @@ import { DEFAULT_CLAIM_LIMIT, type TickResult } from '../chat/digests/runner.ts'
 import { nextRuns } from '../chat/digests/schedule.ts';
 import { digestStoreOver } from '../chat/digests/storage/index.ts';
 import { migrateServiceDatabase } from '../service/store.ts';
-import { createLinenClient, type LinenClient } from '../shared/node.ts';
+import { createLinenClient, type LinenClient, sharedTransport } from '../shared/node.ts';
 import { withPeakRss } from './process-memory.ts';
 import type { TeamsConnectorTarget } from './teams-connector-process.ts';
 
@@ -41,6 +42,11 @@ export interface DigestRunSpec {
   /** PostgreSQL and the schema to keep the tables in; unset: a new embedded store folder. */
   databaseUrl?: string;
   schema?: string;
+  /**
+   * Replicas (PostgreSQL only): `subscribe` makes the subscriptions and ends; `work` opens the store, says it is
+   * ready and waits for the word `go` (every replica then starts at once) before running its worker. Default both.
+   */
+  role?: 'subscribe' | 'work';
 }
 
 export interface DigestRunResult {
@@ -80,6 +86,36 @@ async function deliveriesFor(target: DigestTarget): Promise<DeliveryFor> {
   return teamsDeliveries({ connectorFor: connectors(botTokens(target), `28:${target.clientId}`) });
 }
 
+/**
+ * With BENCH_PROFILE_DIR set, a V8 CPU profile of the run alone (from the first tick to the last post, not the
+ * subscriptions made before it) is written there: open it in Chrome's DevTools, or `tsx bench/profile-top.ts`.
+ */
+async function startProfile(): Promise<{ stop(name: string): Promise<void> } | null> {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(name) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(dir, `${name}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+const NOTHING_RUN = { ticks: 0, outcomes: '', signalWalks: 0, elapsedMs: 0, cpuMs: 0, peakMb: 0, beforeMb: 0 };
+
+/** A replica tells the benchmark it is ready (its first message), then waits for `go`. */
+function goSaid(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('message', () => resolve());
+    process.send?.('ready');
+  });
+}
+
 async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
   const clock = new ManualClock('2026-11-05T12:00:00Z');
   const folder = spec.databaseUrl ? null : mkdtempSync(join(tmpdir(), 'linen-bench-digests-'));
@@ -88,8 +124,16 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
     : await openPglite(join(folder!, 'digests'));
   const store = digestStoreOver(await migrateServiceDatabase(db));
   let signalWalks = 0;
+  // Every key's clients share the process's connections to the API, as the service's do.
+  const api = sharedTransport();
   const linenClientFor = clientsByKeyRef(spec.keys, (apiKey) => {
-    const inner = createLinenClient({ apiKey, baseUrl: spec.sandboxUrl, timeZone: TZ, pacing: false });
+    const inner = createLinenClient({
+      apiKey,
+      baseUrl: spec.sandboxUrl,
+      timeZone: TZ,
+      pacing: false,
+      transport: api.shared,
+    });
     // Count the signal list walks the digests really make.
     return {
       ...inner,
@@ -113,7 +157,7 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
     const deliveries = await deliveriesFor(target);
     const sched = { cadence: 'daily', time: '07:00', timeZone: TZ };
     const first = nextRuns(sched, clock.now(), 1)[0]!;
-    for (let i = 0; i < spec.subs; i++) {
+    for (let i = 0; i < spec.subs && spec.role !== 'work'; i++) {
       const channelId = channelOf(target, i % spec.channels);
       subsByChannel[channelId] = (subsByChannel[channelId] ?? 0) + 1;
       await store.createSubscription(
@@ -131,10 +175,13 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
         first,
       );
     }
+    if (spec.role === 'subscribe') return { ...NOTHING_RUN, subsByChannel };
+    if (spec.role === 'work') await goSaid();
     clock.set(first.getTime() + 1000);
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const ticks: TickResult[] = [];
+    const profiler = await startProfile();
     const { peakMb, beforeMb } = await withPeakRss(
       () =>
         new Promise<void>((resolve) => {
@@ -156,6 +203,7 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
     );
     const elapsedMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
+    await profiler?.stop(`digests-${spec.subs}-${spec.databaseUrl ? 'pg' : 'pglite'}-${target.platform}`);
     const outcomes: Record<string, number> = {};
     for (const t of ticks) for (const [k, v] of Object.entries(t.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + (v ?? 0);
     return {
@@ -172,6 +220,7 @@ async function runDigests(spec: DigestRunSpec): Promise<DigestRunResult> {
     };
   } finally {
     await linenClientFor.close();
+    await api.close();
     await store.drain();
     await db.close();
     if (folder) rmSync(folder, { recursive: true, force: true });

@@ -6,6 +6,7 @@
  * of the key in the process (`processAnswers`): the same question asked by many at once costs one request.
  */
 
+import type { AsyncTransport } from '../shared/core/effects.ts';
 import type { RequestObserver } from '../shared/core/observer.ts';
 import { backgroundPacer, type RequestPacer } from '../shared/core/pacing.ts';
 import { ConfigurationError, InvalidParamsError, NotFoundError } from '../shared/errors.ts';
@@ -49,6 +50,11 @@ export interface LinenServiceOptions {
   observer?: RequestObserver | undefined;
   /** How long the customer list is reused (default 60 s). */
   customerTtlMs?: number | undefined;
+  /**
+   * The process's connections to the API, shared by every key's clients (a transport with no `close`: this service
+   * leaves it open for the others). Default: the service's clients open their own.
+   */
+  transport?: AsyncTransport | undefined;
   now?: (() => number) | undefined;
 }
 
@@ -78,6 +84,7 @@ export class LinenService {
         userAgent: 'linen-connect-chat/0.1',
         sharedAnswers: processAnswers,
         observer: options.observer,
+        ...(options.transport ? { transport: options.transport } : {}),
       };
       this.#client = createLinenClient({ ...common, pacing, ...INTERACTIVE_BUDGET });
       // Background work leaves part of every window to the people waiting on the same key (its commands go first).

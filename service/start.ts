@@ -45,7 +45,7 @@ import { ChatMetrics, type Platform as MetricsPlatform } from '../chat/operation
 import { readStoreCounts } from '../chat/operations/store-metrics.ts';
 import { createExcelRoutes, type ExcelRoutes } from '../excel-addin/service/routes.ts';
 import { createODataRoutes, type ODataRoutes } from '../odata/routes.ts';
-import type { LinenClient } from '../shared/node.ts';
+import { type LinenClient, sharedTransport } from '../shared/node.ts';
 import { createSlackAdapter, type MultiWorkspaceOptions, type SlackAdapter } from '../slack-bot/app.ts';
 import { createTeamsAdapter, type TeamsAdapter } from '../teams-bot/app.ts';
 import { serveStatusSocket } from './admin/status-socket.ts';
@@ -162,6 +162,8 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
   let stopping: Promise<void> | undefined;
   // Every client of a key (commands and digests) shares the key's pacer: in PostgreSQL, across replicas.
   const pacers = keyPacers({ db, ...options.rateLimit });
+  // Every key's clients share the process's connections to the API.
+  const api = sharedTransport();
   const linen = new LinenService({
     ...config.linen,
     // With connected keys there is no key here (each carries its own timezone): UTC is never read.
@@ -170,6 +172,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     client: options.linenClient,
     now: options.now,
     observer: linenObserver,
+    transport: api.shared,
   });
   if (!linen.hasKey && !config.connected)
     logger.warn('LINEN_API_KEY is not set: every /linen command will answer that no key is configured.');
@@ -193,6 +196,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
               timeZone: key.timeZone,
               pacing: pacers.for(key.apiKey),
               observer: linenObserver,
+              transport: api.shared,
             })),
       })
     : singleWorkspaceLinen(linen, config.linen.apiKey ? keyRefOf(config.linen.apiKey) : undefined);
@@ -331,6 +335,7 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
     if (ownDatabase) await database.close().catch(() => {});
     await workspaces.close().catch(() => {});
     await linen.close().catch(() => {});
+    await api.close().catch(() => {});
     throw err;
   }
 
@@ -429,7 +434,10 @@ export async function startBot(config: BotConfig, options: StartOptions = {}): P
         if (ownDatabase)
           await database.close().catch((err: unknown) => logger.debug(`database close: ${(err as Error).message}`));
         // A Linen request still open (a command given up at the drain) is not waited for.
-        const clientsClosed = await settlesWithin(Promise.all([workspaces.close(), linen.close()]), CLOSE_MS);
+        const clientsClosed = await settlesWithin(
+          Promise.all([workspaces.close(), linen.close()]).then(() => api.close()),
+          CLOSE_MS,
+        );
         if (!clientsClosed) logger.debug('stop: Linen API requests still open; not waiting for them');
       })();
       return stopping;

@@ -25,6 +25,19 @@ export interface NodeClientOptions extends LinenClientOptions {
   sharedAnswers?: SharedAnswers | undefined;
 }
 
+/**
+ * One set of keep-alive connections to the API for every key's clients in a process (the service's): a key is a
+ * header of each request, not of its connection, so a thousand connected keys need not hold a thousand pools (and
+ * as many TLS handshakes). `shared` has no `close`, so no client closes it for the others; `close` ends it.
+ */
+export function sharedTransport(options: UndiciTransportOptions = {}): {
+  shared: AsyncTransport;
+  close(): Promise<void>;
+} {
+  const transport = new UndiciTransport({ connections: 64, ...options });
+  return { shared: { request: (req, o) => transport.request(req, o) }, close: () => transport.close() };
+}
+
 export function createLinenClient(options: NodeClientOptions): LinenClient {
   const transport = options.transport ?? new UndiciTransport(options.undici);
   const runOpts = options.now ? { now: options.now } : {};

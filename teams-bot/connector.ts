@@ -23,12 +23,20 @@ const TIMEOUT_MS = 30_000;
 const RETRIES = 4;
 const LONGEST_WAIT_MS = 30_000;
 
+/**
+ * Each content's card, rendered once: the digest runs that share one build (`chat/digests/shared-builds.ts`) post
+ * the same content, and neither the content nor its card is changed once made.
+ */
+const cards = new WeakMap<Content, { summary: string; card: ReturnType<typeof toAdaptiveCard> }>();
+
 /** An answer as a Teams message: its card, with its summary for notifications and screen readers. */
 export function cardMessage(content: Content): MessageActivityInput {
-  return new MessageActivityInput(undefined, { summary: plainSummary(content) }).addCard(
-    'adaptive',
-    toAdaptiveCard(content),
-  );
+  let rendered = cards.get(content);
+  if (!rendered) {
+    rendered = { summary: plainSummary(content), card: toAdaptiveCard(content) };
+    cards.set(content, rendered);
+  }
+  return new MessageActivityInput(undefined, { summary: rendered.summary }).addCard('adaptive', rendered.card);
 }
 
 export class Connector {

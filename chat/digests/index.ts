@@ -16,6 +16,7 @@ import { consoleLogger, DigestEngine, type EngineOptions, type Logger } from './
 import type { DigestKinds } from './kinds/index.ts';
 import { type ClaimedTick, claimDigestTick, DEFAULT_CLAIM_LIMIT, type KeySnapshot, type TickResult } from './runner.ts';
 import { RunsInFlight } from './runs-in-flight.ts';
+import { SharedBuilds } from './shared-builds.ts';
 import type { DigestStore } from './storage/types.ts';
 
 export type { Clock, Timers } from './clock.ts';
@@ -96,6 +97,7 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
   const maxInFlight = options.maxRunsInFlight ?? DEFAULT_RUNS_IN_FLIGHT_PER_CLAIM * claimLimit;
   // Shared by the ticks that work through one backlog (see TickDeps.keySnapshots); renewed once it is done.
   let keySnapshots = new Map<string, KeySnapshot>();
+  let builds = new SharedBuilds();
   const inFlight = new RunsInFlight();
   // Deliveries under way; `stop` waits for them all.
   const deliveries = new Set<Promise<TickResult>>();
@@ -115,6 +117,7 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
           pacer,
           claimLimit,
           keySnapshots,
+          builds,
           inFlight,
           kinds: options.kinds,
         }),
@@ -156,6 +159,7 @@ export function startDigestWorker(options: DigestWorkerOptions): DigestWorker {
     }
     await allDelivered();
     keySnapshots = new Map();
+    builds = new SharedBuilds();
     return nextWait();
   };
   const loop = () => {

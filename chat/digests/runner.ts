@@ -20,6 +20,7 @@ import type { DigestEngine, RunOutcome } from './engine.ts';
 import { DIGEST_KINDS, type DigestKinds, UnknownDigestKindError } from './kinds/index.ts';
 import { readListings } from './kinds/listings.ts';
 import type { RunsInFlight } from './runs-in-flight.ts';
+import { buildIdentity, SharedBuilds } from './shared-builds.ts';
 import type { DigestRun, DigestStore, ShownRecord, Subscription } from './storage/types.ts';
 import { dayInZoneOf, titleOf } from './time.ts';
 
@@ -40,6 +41,11 @@ export interface TickDeps {
    * all of them, not once a tick. Default: a map for this tick alone.
    */
   keySnapshots?: Map<string, KeySnapshot>;
+  /**
+   * The digests built for that backlog, shared by the runs that ask the same of the same key (`shared-builds.ts`),
+   * carried across its ticks with the key snapshots. Default: shared within this tick alone.
+   */
+  builds?: SharedBuilds;
   /** The digest kinds runs are built by (default: the service's). */
   kinds?: DigestKinds;
 }
@@ -123,11 +129,20 @@ export async function digestFor(
   options: {
     previous?: Promise<{ run?: DigestRun; shown: ShownRecord[] } | null> | undefined;
     kinds?: DigestKinds | undefined;
+    /** Builds shared with the other runs of a backlog that ask the same (default: built for this run alone). */
+    builds?: SharedBuilds | undefined;
   } = {},
 ): Promise<Digest> {
   const kinds = options.kinds ?? DIGEST_KINDS;
   const kind = kinds.get(sub.kind);
   if (!kind) throw new UnknownDigestKindError(sub.kind, kinds.names);
+  const { builds } = options;
+  if (builds) {
+    const prev = await (options.previous ?? store.previousDigest(sub.id, at));
+    return builds.get(buildIdentity(sub, at, prev), () =>
+      digestFor(store, sub, at, snap, { previous: Promise.resolve(prev), kinds }),
+    );
+  }
   const today = dayInZoneOf(at, sub.timeZone);
   const yesterday = addDays(today, -1);
   const customers = snap.customers();
@@ -211,6 +226,7 @@ async function deliver(deps: TickDeps, runs: DigestRun[], result: TickResult): P
     }
     return s;
   };
+  const builds = deps.builds ?? new SharedBuilds();
   const deliveryOf = deliveriesOfTick(deps.deliveries);
   try {
     // Set-based reads for the whole batch: the subscriptions, and what each one's previous digest showed.
@@ -230,6 +246,7 @@ async function deliver(deps: TickDeps, runs: DigestRun[], result: TickResult): P
               digestFor(engine.store, sub!, run.scheduledFor, snapshotOf(sub!.keyRef), {
                 previous: previous.then((p) => p[i] ?? null),
                 kinds: deps.kinds,
+                builds,
               }),
             () => deliveryOf(sub!),
             deps.pacer,

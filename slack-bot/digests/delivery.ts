@@ -14,8 +14,10 @@ import {
 } from '../../chat/digests/delivery/delivery.ts';
 import type { RunOwner } from '../../chat/digests/delivery/run-executor.ts';
 import { toSlackMessage } from '../blocks/render.ts';
+import { messageBody, postMessageJson } from './post-message.ts';
 
-export type SlackClient = Pick<WebClient, 'chat' | 'conversations'>;
+/** A workspace's Web API client: scheduled posts go to its `slackApiUrl` with its token (`post-message.ts`). */
+export type SlackClient = Pick<WebClient, 'chat' | 'conversations' | 'slackApiUrl' | 'token'>;
 
 /**
  * Multi-workspace mode: the client of a workspace's own bot token, by team id; null when the workspace has no
@@ -100,25 +102,37 @@ export async function findPostedRun(
   return null;
 }
 
+/**
+ * Each digest's Slack message, rendered and its blocks serialized once: the runs that share one build
+ * (`chat/digests/shared-builds.ts`) post the same content, and neither the content nor its rendering is changed
+ * once made.
+ */
+const messages = new WeakMap<Content, { text: string; blocksJson: string }>();
+
+function messageOf(content: Content): { text: string; blocksJson: string } {
+  let message = messages.get(content);
+  if (!message) {
+    const { text, blocks } = toSlackMessage(content);
+    message = { text, blocksJson: JSON.stringify(blocks) };
+    messages.set(content, message);
+  }
+  return message;
+}
+
 /** Posting through one workspace's client. */
 export function slackDelivery(slack: SlackClient): DigestDelivery {
   return {
     platform: 'Slack',
     findsPosted: true,
     async post(channel: string, content: Content, run: PostedRun) {
-      const message = toSlackMessage(content);
-      const res = await slack.chat.postMessage({
-        channel,
-        text: message.text,
-        blocks: message.blocks,
-        unfurl_links: false,
-        unfurl_media: false,
-        metadata: {
+      const { text, blocksJson } = messageOf(content);
+      return postMessageJson(
+        slack,
+        messageBody(channel, text, blocksJson, {
           event_type: METADATA_EVENT,
           event_payload: { run_id: run.runId, subscription_id: run.subscriptionId },
-        },
-      });
-      return String(res.ts);
+        }),
+      );
     },
     findPosted: (channel, runId, since) => findPostedRun(slack, channel, runId, since),
     explain: explainFailure,

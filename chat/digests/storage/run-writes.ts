@@ -72,19 +72,35 @@ export class RunWrites {
 
   /**
    * Ends runs as posted or quiet in one statement (atomic on its own): the conditional update of every run, and
-   * what each digest showed only for the runs it applied to.
+   * what each digest showed only for the runs it applied to. What the runs showed goes as one JSON document of the
+   * distinct records (`$6`, parsed once) and each run's index into it: the runs that shared one build
+   * (`shared-builds.ts`) share one `shown` array, serialized once, and no record is escaped into a Postgres array.
    */
   async #completeMany(asks: readonly Completion[]): Promise<boolean[]> {
-    // What each run showed, one JSON array per run (in signal order); a run that showed nothing has no row.
-    const shown = asks.filter((a) => a.shown.length > 0);
+    const distinct: string[] = [];
+    const indexOf = new Map<readonly ShownRecord[], number>();
+    const shownRuns: string[] = [];
+    const shownAt: number[] = [];
+    for (const a of asks) {
+      // A run that showed nothing has no row.
+      if (a.shown.length === 0) continue;
+      let i = indexOf.get(a.shown);
+      if (i === undefined) {
+        i = distinct.push(JSON.stringify(inSignalOrder(a.shown))) - 1;
+        indexOf.set(a.shown, i);
+      }
+      shownRuns.push(a.runId);
+      shownAt.push(i);
+    }
     const rows = await this.db.query<{ id: string }>(
       `WITH u AS (
          UPDATE digest_runs r SET status = v.status, message_ts = v.ts, finished_at = v.at, lease_until = NULL, error = NULL
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS v(id, worker, status, ts, at)
          WHERE r.id = ANY($1::text[]) AND r.id = v.id AND r.claimed_by = v.worker AND r.status IN ('claimed', 'posting') RETURNING r.id),
+       doc AS (SELECT $6::jsonb AS shown),
        ins AS (
          INSERT INTO digest_run_shown (run_id, shown)
-         SELECT u.id, s.shown::jsonb FROM unnest($6::text[], $7::text[]) AS s(run_id, shown) JOIN u ON u.id = s.run_id
+         SELECT u.id, doc.shown -> s.i FROM unnest($7::text[], $8::int[]) AS s(run_id, i) JOIN u ON u.id = s.run_id, doc
          ON CONFLICT DO NOTHING)
        SELECT id FROM u`,
       [
@@ -93,8 +109,9 @@ export class RunWrites {
         asks.map((a) => a.status),
         asks.map((a) => a.messageTs),
         asks.map((a) => a.now),
-        shown.map((a) => a.runId),
-        shown.map((a) => JSON.stringify(inSignalOrder(a.shown))),
+        `[${distinct.join(',')}]`,
+        shownRuns,
+        shownAt,
       ],
     );
     const ok = new Set(rows.map((r) => String(r.id)));

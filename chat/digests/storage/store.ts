@@ -208,16 +208,23 @@ export class SqlDigestStore implements DigestStore {
     // Each open run's turn is its place in its channel's queue (every open run counts, leased ones too): claims
     // take every channel's next digest before any channel's one after it, so a batch holds runs that can go out
     // now rather than runs waiting for their channel's pacing behind the batch's others.
+    // The queue's order is computed once, over the open runs, and only the first few claimable ones (twice the
+    // batch, so that runs another replica locks meanwhile still leave a full batch) are joined and locked: ordering
+    // and locking every open run (FOR UPDATE sorts all of its input before the limit) made each claim of a large
+    // backlog cost as much as the backlog.
     const rows = await this.db.query(
       `WITH queue AS (
-           SELECT r.id, r.scheduled_for,
+           SELECT r.id, r.scheduled_for, r.lease_until,
              row_number() OVER (PARTITION BY r.channel_id ORDER BY r.scheduled_for, r.id) AS turn
            FROM digest_runs r
            WHERE r.status IN ('pending', 'claimed', 'posting') AND r.scheduled_for <= $2),
+         next AS (
+           SELECT q.id, q.turn, q.scheduled_for FROM queue q
+           WHERE (q.lease_until IS NULL OR q.lease_until <= $2) AND ($5::int IS NULL OR q.turn <= $5)
+           ORDER BY q.turn, q.scheduled_for, q.id LIMIT $4 * 2),
          c AS (
-           SELECT r.id FROM digest_runs r JOIN queue q ON q.id = r.id
+           SELECT r.id FROM digest_runs r JOIN next q ON q.id = r.id
            WHERE r.status IN ('pending', 'claimed', 'posting') AND (r.lease_until IS NULL OR r.lease_until <= $2)
-             AND ($5::int IS NULL OR q.turn <= $5)
            ORDER BY q.turn, q.scheduled_for, r.id LIMIT $4 FOR UPDATE OF r SKIP LOCKED)
          UPDATE digest_runs r SET claimed_by = $1, lease_until = $3, attempts = r.attempts + 1,
            status = CASE WHEN r.status = 'pending' THEN 'claimed' ELSE r.status END

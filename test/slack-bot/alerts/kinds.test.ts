@@ -40,7 +40,7 @@ for (const driver of drivers)
         const post = h.slack.calls
           .filter((c) => c.method === 'chat.postMessage' && c.params.channel === finance)
           .at(-1)!;
-        const [button] = buttons({ blocks: JSON.parse(String(post.params.blocks)) });
+        const [button] = buttons({ blocks: post.params.blocks });
         expect(button).toMatchObject({ text: 'Show the signals', value: 'signals' });
         const click = await bot().click(button!.actionId, button!.value, {
           blockId: button!.blockId,

@@ -56,5 +56,32 @@ for (const driver of drivers) {
       // The leased runs still hold their turns: another worker is not given the third one either.
       expect(await env.engine({ leaseMs: 10_000, workerId: 'w-other' }).claim(10, 2500)).toEqual([]);
     });
+
+    if (driver === 'pg')
+      it('passes over the runs another replica is claiming and still takes a full batch', async () => {
+        await dueRuns({ C0A: 1, C0B: 1, C0C: 1, C0D: 1, C0E: 1, C0F: 1 });
+        // Another replica's claim in flight: the first two runs in the queue's order, locked in its transaction.
+        const other = await env.db.another();
+        let release!: () => void;
+        const held = new Promise<void>((r) => {
+          release = r;
+        });
+        let lockedIds!: (ids: string[]) => void;
+        const locked = new Promise<string[]>((r) => {
+          lockedIds = r;
+        });
+        const otherClaim = other.executor.transaction(async (tx) => {
+          const rows = await tx.query<{ id: string }>('SELECT id FROM digest_runs ORDER BY id LIMIT 2 FOR UPDATE');
+          lockedIds(rows.map((r) => r.id));
+          await held;
+        });
+        const taken = await locked;
+        expect(taken).toHaveLength(2);
+        const claimed = await env.engine().claim(3);
+        release();
+        await otherClaim;
+        expect(claimed).toHaveLength(3);
+        for (const run of claimed) expect(taken).not.toContain(run.id);
+      });
   });
 }

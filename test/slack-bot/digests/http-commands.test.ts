@@ -122,7 +122,8 @@ for (const driver of PG_URL ? (['pglite', 'pg'] as const) : (['pglite'] as const
       expect(tick.outcomes).toEqual({ posted: 1 });
       const posted = h.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.params.channel === OPS);
       expect(posted).toHaveLength(1);
-      expect(JSON.parse(String(posted[0]!.params.metadata))).toMatchObject({
+      // Scheduled posts go as JSON bodies (slack-bot/digests/post-message.ts).
+      expect(posted[0]!.params.metadata).toMatchObject({
         event_type: 'linen_digest',
         event_payload: { subscription_id: id },
       });

@@ -10,6 +10,7 @@
  */
 import { Client, MessageActivityInput } from '@microsoft/teams.api';
 import type { Content } from '../chat/content/document.ts';
+import { renderedOnce } from '../chat/content/rendered-once.ts';
 import { sleep } from '../chat/digests/delivery/retry.ts';
 import { plainSummary, toAdaptiveCard } from './cards/render.ts';
 import { classifyTeamsError } from './connector-errors.ts';
@@ -23,20 +24,13 @@ const TIMEOUT_MS = 30_000;
 const RETRIES = 4;
 const LONGEST_WAIT_MS = 30_000;
 
-/**
- * Each content's card, rendered once: the digest runs that share one build (`chat/digests/shared-builds.ts`) post
- * the same content, and neither the content nor its card is changed once made.
- */
-const cards = new WeakMap<Content, { summary: string; card: ReturnType<typeof toAdaptiveCard> }>();
+/** Each content's card and summary, rendered once (a digest's, for every conversation it goes to). */
+const cardOf = renderedOnce((content) => ({ summary: plainSummary(content), card: toAdaptiveCard(content) }));
 
 /** An answer as a Teams message: its card, with its summary for notifications and screen readers. */
 export function cardMessage(content: Content): MessageActivityInput {
-  let rendered = cards.get(content);
-  if (!rendered) {
-    rendered = { summary: plainSummary(content), card: toAdaptiveCard(content) };
-    cards.set(content, rendered);
-  }
-  return new MessageActivityInput(undefined, { summary: rendered.summary }).addCard('adaptive', rendered.card);
+  const { summary, card } = cardOf(content);
+  return new MessageActivityInput(undefined, { summary }).addCard('adaptive', card);
 }
 
 export class Connector {

@@ -5,6 +5,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Content } from '../../chat/content/document.ts';
+import { renderedOnce } from '../../chat/content/rendered-once.ts';
 import {
   type DeliveryFailure,
   type DeliveryFor,
@@ -102,22 +103,11 @@ export async function findPostedRun(
   return null;
 }
 
-/**
- * Each digest's Slack message, rendered and its blocks serialized once: the runs that share one build
- * (`chat/digests/shared-builds.ts`) post the same content, and neither the content nor its rendering is changed
- * once made.
- */
-const messages = new WeakMap<Content, { text: string; blocksJson: string }>();
-
-function messageOf(content: Content): { text: string; blocksJson: string } {
-  let message = messages.get(content);
-  if (!message) {
-    const { text, blocks } = toSlackMessage(content);
-    message = { text, blocksJson: JSON.stringify(blocks) };
-    messages.set(content, message);
-  }
-  return message;
-}
+/** Each digest's Slack message, its blocks serialized once for every channel it goes to. */
+const messageOf = renderedOnce((content) => {
+  const { text, blocks } = toSlackMessage(content);
+  return { text, blocksJson: JSON.stringify(blocks) };
+});
 
 /** Posting through one workspace's client. */
 export function slackDelivery(slack: SlackClient): DigestDelivery {

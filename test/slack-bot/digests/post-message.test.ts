@@ -4,14 +4,14 @@
  * into the error the engine classifies as it did the WebClient's (a rate limit with its Retry-After, a permanent
  * Slack error, an HTTP error or a cut connection that may hide a post).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Content, text, title } from '../../../chat/content/document.ts';
 import { classifySlackError, slackDelivery } from '../../../slack-bot/digests/delivery.ts';
 import { messageBody, postMessageJson } from '../../../slack-bot/digests/post-message.ts';
 import { slackFetch } from '../../../slack-bot/slack-fetch.ts';
+import { type LoopbackServer, sendJson, serveOnLoopback } from '../../support/loopback-http.ts';
 
 interface Seen {
   path: string;
@@ -19,37 +19,24 @@ interface Seen {
   body: string;
 }
 
-let server: Server;
+let server: LoopbackServer;
 let seen: Seen[];
 let reply: (res: ServerResponse) => void;
-let base: string;
 
 beforeEach(async () => {
   seen = [];
-  reply = (res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ok: true, channel: 'C1', ts: '1700000000.000100' }));
-  };
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      reply(res);
-    });
+  reply = (res) => sendJson(res, 200, { ok: true, channel: 'C1', ts: '1700000000.000100' });
+  server = await serveOnLoopback((req, res, body) => {
+    seen.push({ path: req.url ?? '', headers: req.headers, body: body.toString('utf8') });
+    reply(res);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterEach(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+afterEach(() => server.close());
 
 const client = () =>
   new WebClient('xoxb-json-test', {
-    slackApiUrl: `${base}/api`,
+    slackApiUrl: `${server.origin}/api`,
     fetch: slackFetch,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
@@ -116,10 +103,7 @@ describe('chat.postMessage as JSON', () => {
   });
 
   it("Slack's error code: permanent where the channel will not take posts", async () => {
-    reply = (res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: false, error: 'not_in_channel' }));
-    };
+    reply = (res) => sendJson(res, 200, { ok: false, error: 'not_in_channel' });
     expect(await failureOf(postMessageJson(client(), messageBody('C1', 't', '[]', META)))).toEqual({
       kind: 'permanent',
       code: 'not_in_channel',
@@ -127,26 +111,23 @@ describe('chat.postMessage as JSON', () => {
   });
 
   it('a 500, an answer that is not JSON or a cut connection may hide a post: transient and unsure', async () => {
-    reply = (res) => {
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end('upstream failed');
-    };
-    expect(await failureOf(postMessageJson(client(), messageBody('C1', 't', '[]', META)))).toMatchObject({
-      kind: 'transient',
-      unsure: true,
-    });
-    reply = (res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html>');
-    };
-    expect(await failureOf(postMessageJson(client(), messageBody('C1', 't', '[]', META)))).toMatchObject({
-      kind: 'transient',
-      unsure: true,
-    });
-    reply = (res) => res.socket?.destroy();
-    expect(await failureOf(postMessageJson(client(), messageBody('C1', 't', '[]', META)))).toMatchObject({
-      kind: 'transient',
-      unsure: true,
-    });
+    const replies: ((res: ServerResponse) => void)[] = [
+      (res) => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('upstream failed');
+      },
+      (res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>');
+      },
+      (res) => res.socket?.destroy(),
+    ];
+    for (const r of replies) {
+      reply = r;
+      expect(await failureOf(postMessageJson(client(), messageBody('C1', 't', '[]', META)))).toMatchObject({
+        kind: 'transient',
+        unsure: true,
+      });
+    }
   });
 });
